@@ -1,0 +1,41 @@
+# interconnect-docs — see README.md. Two commands matter: `make docs` and `make test`.
+PY      ?= $(shell command -v python3.11 || command -v python3)
+VENV    := .venv
+BIN     := $(VENV)/bin
+export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
+
+.PHONY: install docs test check dev serve lab-tools clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+	mkdir -p $(DAGSTER_HOME)
+	cp dagster.yaml $@
+
+# Ingest raw_data/, build every SQL model, render docs/ and build site/ (mkdocs --strict).
+docs: install $(DAGSTER_HOME)/dagster.yaml
+	$(BIN)/dagster asset materialize -m pipeline.definitions --select '*'
+
+# The whole test suite (includes the end-to-end build and the docs-staleness check).
+test: install
+	$(BIN)/python -m pytest
+
+# Fails, naming the files, when the committed docs/ differ from a fresh build.
+check: install
+	$(BIN)/python -m pipeline.freshness
+
+# The Dagster UI: asset graph, checks, the nightly schedule and the raw_data sensor.
+dev: install $(DAGSTER_HOME)/dagster.yaml
+	$(BIN)/dagster dev
+
+serve: docs
+	$(BIN)/mkdocs serve
+
+clean:
+	rm -rf .warehouse .site-builds site .dagster_home

@@ -1,0 +1,171 @@
+"""SQL files under ``sql/`` become models: one table each, named after the file.
+
+The upstream tables of a model are read from its SQL by DuckDB's own parser
+(``json_serialize_sql``), which walks the parse tree without binding, so a model
+can be analysed before its inputs exist. CTE names are local and not upstreams.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import duckdb
+
+LAYERS = ("staging", "intermediate", "marts")
+_GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+class ModelError(Exception):
+    """A model that cannot be loaded: the message names the file."""
+
+
+@dataclass(frozen=True)
+class Model:
+    path: Path
+    sql: str
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def layer(self) -> str:
+        return self.path.parent.name
+
+    @cached_property
+    def grain(self) -> str | None:
+        m = _GRAIN.search(self.sql)
+        return m.group(1).strip() if m else None
+
+    @cached_property
+    def upstreams(self) -> tuple[str, ...]:
+        return tuple(sorted(referenced_tables(self.sql, self.path)))
+
+    @property
+    def description(self) -> str:
+        lines = [ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")]
+        return " ".join(ln for ln in lines if not ln.lower().startswith("grain:"))
+
+
+def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:
+    con = duckdb.connect()
+    try:
+        raw = con.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
+    finally:
+        con.close()
+    tree = json.loads(raw)
+    if tree.get("error"):
+        raise ModelError(f"{path}: DuckDB cannot parse this SQL: {tree.get('error_message')}")
+    if len(tree["statements"]) != 1:
+        raise ModelError(f"{path}: a model holds exactly one select statement, "
+                         f"found {len(tree['statements'])}")
+    tables: set[str] = set()
+    ctes: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            cte_map = node.get("cte_map")
+            if isinstance(cte_map, dict):
+                for entry in cte_map.get("map", []):
+                    ctes.add(entry["key"].lower())
+            if node.get("type") == "BASE_TABLE" and node.get("table_name"):
+                tables.add(node["table_name"].lower())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(tree["statements"][0])
+    return tables - ctes
+
+
+def discover(sql_dir: Path) -> list[Model]:
+    """Every ``sql/<layer>/*.sql`` model, in a stable order (tests/ excluded)."""
+    models = []
+    for layer in LAYERS:
+        for path in sorted((sql_dir / layer).glob("*.sql")):
+            models.append(Model(path, path.read_text(encoding="utf-8")))
+    names = [m.name for m in models]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ModelError(f"{sql_dir}: two models share the name(s) {', '.join(dupes)}")
+    return models
+
+
+def discover_tests(sql_dir: Path) -> list[Model]:
+    """``sql/tests/assert_*.sql``: each must return no rows."""
+    return [Model(p, p.read_text(encoding="utf-8"))
+            for p in sorted((sql_dir / "tests").glob("assert_*.sql"))]
+
+
+def check_upstreams(models: list[Model], known_tables: set[str]) -> None:
+    """Fail at load time, naming the file, when a model reads a table nothing makes."""
+    available = set(known_tables) | {m.name for m in models}
+    for model in models:
+        missing = [t for t in model.upstreams if t not in available]
+        if missing:
+            raise ModelError(f"{model.path}: reads table(s) {', '.join(missing)} that no raw "
+                             f"format, reference file or model produces")
+
+
+def topological(models: list[Model]) -> list[Model]:
+    by_name = {m.name: m for m in models}
+    order: list[Model] = []
+    state: dict[str, int] = {}
+
+    def visit(m: Model, chain: tuple[str, ...]):
+        if state.get(m.name) == 2:
+            return
+        if state.get(m.name) == 1:
+            raise ModelError(f"{m.path}: dependency cycle {' -> '.join(chain + (m.name,))}")
+        state[m.name] = 1
+        for up in m.upstreams:
+            if up in by_name:
+                visit(by_name[up], chain + (m.name,))
+        state[m.name] = 2
+        order.append(m)
+
+    for m in models:
+        visit(m, ())
+    return order
+
+
+def run_model(con: duckdb.DuckDBPyConnection, model: Model) -> int:
+    """(Re)build one model's table; returns its row count."""
+    body = model.sql.strip().rstrip(";")
+    try:
+        con.execute(f'create or replace table "{model.name}" as {body}')
+    except duckdb.Error as exc:
+        raise ModelError(f"{model.path}: {exc}") from exc
+    return con.execute(f'select count(*) from "{model.name}"').fetchall()[0][0]
+
+
+def run_test(con: duckdb.DuckDBPyConnection, test: Model) -> list[tuple]:
+    body = test.sql.strip().rstrip(";")
+    return con.execute(body).fetchall()
+
+
+def build_all(con: duckdb.DuckDBPyConnection, sql_dir: Path,
+              only: set[str] | None = None) -> dict[str, int]:
+    """Build every model (or the named ones, with what they need) in dependency order.
+
+    Used by tests on fixture tables and by the plain-Python build; Dagster runs
+    the same ``run_model`` one asset at a time.
+    """
+    models = topological(discover(sql_dir))
+    if only is not None:
+        by_name = {m.name: m for m in models}
+        wanted: set[str] = set()
+        stack = list(only)
+        while stack:
+            name = stack.pop()
+            if name in wanted or name not in by_name:
+                continue
+            wanted.add(name)
+            stack.extend(by_name[name].upstreams)
+        models = [m for m in models if m.name in wanted]
+    return {m.name: run_model(con, m) for m in models}

@@ -1,0 +1,159 @@
+"""Pages: ``templates/<page>.md.j2`` rendered from marts into ``docs/<page>.md``.
+
+A template opens with a Jinja comment holding YAML front matter::
+
+    {#---
+    title: Ethernet Bandwidth Math
+    marts: [fct_deployment_constants, fct_prefill_what_if]
+    ---#}
+
+Each declared mart is handed to the template as a list of row dicts under its own
+name, and ``row('name')`` returns the single row of a one-row mart. Strings that come
+from data are escaped for Markdown tables and HTML on output, so a host called
+``a|b<script>`` cannot break a table or inject markup; filters return safe text.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from .render.filters import FILTERS
+
+_FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
+
+
+class PageError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Page:
+    template: Path
+    title: str
+    marts: tuple[str, ...]
+
+    @property
+    def slug(self) -> str:
+        return self.template.name[: -len(".md.j2")]
+
+    @property
+    def asset_name(self) -> str:
+        return "page_" + re.sub(r"[^A-Za-z0-9_]", "_", self.slug)
+
+    @property
+    def output(self) -> str:
+        return f"{self.slug}.md"
+
+
+def front_matter(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    m = _FRONT.match(text)
+    if not m:
+        raise PageError(f"{path}:1: expected a '{{#---' YAML front matter block declaring marts, "
+                        f"found {text[:40]!r}")
+    try:
+        meta = yaml.safe_load(m.group(1)) or {}
+    except yaml.YAMLError as exc:
+        raise PageError(f"{path}: front matter is not valid YAML: {exc}") from None
+    if not isinstance(meta.get("marts", []), list):
+        raise PageError(f"{path}: front matter 'marts' must be a list")
+    return meta
+
+
+def discover_pages(templates: Path) -> list[Page]:
+    pages = []
+    for path in sorted(templates.glob("*.md.j2")):
+        meta = front_matter(path)
+        pages.append(Page(path, str(meta.get("title", path.name)),
+                          tuple(str(m) for m in meta.get("marts", []))))
+    return pages
+
+
+def check_marts(pages: list[Page], known_tables: set[str]) -> None:
+    for page in pages:
+        missing = [m for m in page.marts if m not in known_tables]
+        if missing:
+            raise PageError(f"{page.template}: front matter names table(s) {', '.join(missing)} "
+                            f"that no model or raw format produces")
+
+
+def _plain(value):
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return value
+
+
+def fetch_rows(con, table: str) -> list[dict]:
+    cur = con.execute(f'select * from "{table}"')
+    cols = [d[0] for d in cur.description]
+    return [{c: _plain(v) for c, v in zip(cols, row)} for row in cur.fetchall()]
+
+
+_MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "_": "&#95;", "[": "&#91;",
+               "]": "&#93;", "{": "&#123;", "}": "&#125;", "\\": "&#92;", "$": "&#36;"}
+
+
+def escape_text(value: str) -> str:
+    """Data text as inert Markdown: no HTML, no table breaks, no emphasis, one line."""
+    text = html.escape(value, quote=True)
+    text = "".join(_MD_SPECIAL.get(ch, ch) for ch in text)
+    return re.sub(r"[\r\n]+", " ", text)
+
+
+def _finalize(value):
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, str):
+        return escape_text(value)
+    return value
+
+
+def _safe(fn):
+    def wrapper(*args, **kwargs):
+        return Markup(fn(*args, **kwargs))
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+def environment(templates: Path) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                      finalize=_finalize, autoescape=False)
+    env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
+    env.filters["raw"] = lambda v: Markup(v)
+    return env
+
+
+def render(con, page: Page, env: Environment | None = None) -> str:
+    env = env or environment(page.template.parent)
+    data = {name: fetch_rows(con, name) for name in page.marts}
+
+    def row(name: str) -> dict:
+        if name not in data:
+            raise PageError(f"{page.template}: row('{name}') but '{name}' is not in its front matter")
+        if len(data[name]) != 1:
+            raise PageError(f"{page.template}: row('{name}') needs exactly one row, "
+                            f"the table has {len(data[name])}")
+        return data[name][0]
+
+    template = env.get_template(page.template.name)
+    text = template.render(**data, row=row, page=page)
+    return text.rstrip("\n") + "\n"
+
+
+def render_template(con, template_path: Path) -> str:
+    """Render one template file against a connection (used by tests)."""
+    meta = front_matter(template_path)
+    page = Page(template_path, str(meta.get("title", template_path.name)),
+                tuple(meta.get("marts", [])))
+    return render(con, page)

@@ -1,0 +1,55 @@
+"""Where things live. Every path derives from one project root.
+
+``INTERCONNECT_ROOT`` points the whole pipeline at another tree (tests build copies);
+``INTERCONNECT_DB`` moves the warehouse (default ``.warehouse/interconnect.duckdb``,
+gitignored).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+
+    @classmethod
+    def from_env(cls) -> "Project":
+        return cls(Path(os.environ.get("INTERCONNECT_ROOT", REPO_ROOT)).resolve())
+
+    @property
+    def raw_data(self) -> Path:
+        return self.root / "raw_data"
+
+    @property
+    def reference(self) -> Path:
+        return self.raw_data / "reference"
+
+    @property
+    def sql(self) -> Path:
+        return self.root / "sql"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs"
+
+    @property
+    def site(self) -> Path:
+        return self.root / "site"
+
+    @property
+    def mkdocs_yml(self) -> Path:
+        return self.root / "mkdocs.yml"
+
+    @property
+    def warehouse(self) -> Path:
+        env = os.environ.get("INTERCONNECT_DB")
+        return Path(env).resolve() if env else self.root / ".warehouse" / "interconnect.duckdb"

@@ -1,0 +1,73 @@
+"""SQL models: upstreams come from DuckDB's parser; bad names fail at load, naming the file."""
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline import models
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("select * from raw_a", {"raw_a"}),
+    # CTE names are local, not upstreams
+    ("with x as (select * from raw_a) select * from x join stg_b using (k)", {"raw_a", "stg_b"}),
+    # subqueries, exists, unions, asof joins
+    ("select * from (select * from a) s where exists (select 1 from b) union all select * from c",
+     {"a", "b", "c"}),
+    ("select * from a asof left join b on a.t >= b.t", {"a", "b"}),
+    # table functions are not tables
+    ("select * from generate_series(1, 3)", set()),
+])
+def test_referenced_tables(sql, expected):
+    assert models.referenced_tables(sql) == expected
+
+
+def test_unparseable_sql_names_file(tmp_path):
+    with pytest.raises(models.ModelError, match="broken.sql"):
+        models.referenced_tables("selec nonsense from", tmp_path / "broken.sql")
+
+
+def _write(root: Path, rel: str, sql: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(sql)
+
+
+def test_unknown_table_fails_naming_file(tmp_path):
+    _write(tmp_path, "marts/fct_x.sql", "-- grain: one row\nselect * from raw_typo")
+    found = models.discover(tmp_path)
+    with pytest.raises(models.ModelError, match=r"fct_x\.sql.*raw_typo"):
+        models.check_upstreams(found, {"raw_real"})
+
+
+def test_cycle_detected(tmp_path):
+    _write(tmp_path, "intermediate/a.sql", "select * from b")
+    _write(tmp_path, "intermediate/b.sql", "select * from a")
+    with pytest.raises(models.ModelError, match="cycle"):
+        models.topological(models.discover(tmp_path))
+
+
+def test_build_all_in_dependency_order(tmp_path):
+    # b reads a, a reads the raw table: discovery order is alphabetical within a layer, but
+    # b must be built after a.
+    _write(tmp_path, "intermediate/b.sql", "-- grain: one row\nselect sum(v) * 2 as w from a")
+    _write(tmp_path, "intermediate/a.sql", "-- grain: one row per v\nselect v + 1 as v from raw_t")
+    con = duckdb.connect()
+    con.execute("create table raw_t as select * from (values (1), (2)) t(v)")
+    counts = models.build_all(con, tmp_path)
+    assert list(counts) == ["a", "b"]
+    # a = {2, 3}; b = (2 + 3) * 2 = 10
+    assert con.execute("select w from b").fetchall() == [(10,)]
+
+
+def test_grain_comment_read(tmp_path):
+    _write(tmp_path, "marts/fct_y.sql", "-- grain: one row per link\n-- why it exists\nselect 1")
+    (model,) = models.discover(tmp_path)
+    assert model.grain == "one row per link"
+    assert model.description == "why it exists"
+
+
+def test_every_project_model_has_a_grain():
+    root = Path(__file__).resolve().parent.parent / "sql"
+    missing = [str(m.path) for m in models.discover(root) if not m.grain]
+    assert not missing, f"models without a '-- grain:' comment: {missing}"
