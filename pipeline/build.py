@@ -16,9 +16,15 @@ from .project import Project
 TREE = ("raw_data", "sql", "templates", "docs", "mkdocs.yml")
 
 
-def build(project: Project, raise_on_error: bool = True):
+def build(project: Project, raise_on_error: bool = True, selection: str | None = None):
+    """Materialize every asset (or a selection such as ``"* - site"``) and run its checks."""
     defs = build_definitions(project)
     job = defs.resolve_implicit_global_asset_job_def()
+    if selection:
+        from dagster import AssetSelection
+        keys = AssetSelection.from_string(selection).resolve(defs.resolve_asset_graph())
+        return job.execute_in_process(instance=DagsterInstance.ephemeral(),
+                                      raise_on_error=raise_on_error, asset_selection=list(keys))
     return job.execute_in_process(instance=DagsterInstance.ephemeral(),
                                   raise_on_error=raise_on_error)
 

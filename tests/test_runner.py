@@ -72,3 +72,17 @@ def test_removed_file_takes_rows(tree):
     s = _run(con, tree)
     assert s.removed == 1
     assert con.execute("select count(*) from raw_toy where source_file like '%/b'").fetchall() == [(0,)]
+
+
+def test_same_bytes_other_context_both_ingested(tmp_path):
+    # ethtool output carries no host name: two hosts with the same NIC give identical files
+    folder = tmp_path / "deployments" / "c"
+    folder.mkdir(parents=True)
+    (folder / "manifest.yaml").write_text(
+        "campaign: c\nfiles:\n  - {path: x, format: toy, context: {host: h1}}\n"
+        "  - {path: y, format: toy, context: {host: h2}}\n")
+    (folder / "x").write_text("v=7")
+    (folder / "y").write_text("v=7")
+    con = duckdb.connect()
+    s = _run(con, tmp_path)
+    assert (s.parsed, s.quarantined) == (2, 0)

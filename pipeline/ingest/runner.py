@@ -4,8 +4,10 @@ The ``ingest_registry`` table remembers, per file, the sha256 and parser
 version it was last parsed with and the outcome. A file whose content and
 parser are unchanged is not parsed again; a changed file's old rows are replaced;
 a file that fails is quarantined with its reason and the run goes on. Two files
-with the same content under different names: the second is quarantined as a
-duplicate, so its measurements are not counted twice.
+with the same content and the same manifest context under different names are one
+measurement listed twice: the second is quarantined as a duplicate, so it is not
+counted twice. (Same bytes with different context is legitimate: ethtool prints
+no host name, so two hosts with the same NIC settings give identical files.)
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ def ingest_format(con, fmt: Format, raw_data: Path, log=None) -> IngestSummary:
     ensure_table(con, fmt)
     summary = IngestSummary()
     listed = con.execute(
-        "select source_file, campaign, sha256 from raw_files "
+        "select source_file, campaign, sha256, context::varchar from raw_files "
         "where format = ? and manifest_status = 'listed' order by source_file", [fmt.name]).fetchall()
     known = {r[0]: r for r in con.execute(
         "select source_file, format, sha256, parser_version, status from ingest_registry "
@@ -66,9 +68,9 @@ def ingest_format(con, fmt: Format, raw_data: Path, log=None) -> IngestSummary:
         con.execute("delete from ingest_registry where source_file = ?", [gone])
         summary.removed += 1
 
-    first_by_sha: dict[str, str] = {}
-    for source_file, campaign, sha in listed:
-        duplicate_of = first_by_sha.setdefault(sha, source_file)
+    first_seen: dict[tuple[str, str, str], str] = {}
+    for source_file, campaign, sha, context in listed:
+        duplicate_of = first_seen.setdefault((campaign, sha, context), source_file)
         prev = known.get(source_file)
         unchanged = prev is not None and prev[2] == sha and prev[3] == fmt.version
         if unchanged and duplicate_of == source_file:
@@ -77,8 +79,8 @@ def ingest_format(con, fmt: Format, raw_data: Path, log=None) -> IngestSummary:
         con.execute(f'delete from "{fmt.table}" where source_file = ?', [source_file])
         if duplicate_of != source_file:
             _record(con, source_file, fmt, sha, "quarantined",
-                    f"{source_file}: same content (sha256 {sha[:12]}) as {duplicate_of}; "
-                    f"ingested once", 0)
+                    f"{source_file}: same content (sha256 {sha[:12]}) and context as "
+                    f"{duplicate_of}; ingested once", 0)
             summary.quarantined += 1
             continue
         path = raw_data / source_file

@@ -1,0 +1,44 @@
+"""Shared fixtures: a built copy of the whole project, made once per test session."""
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.build import build, copy_tree
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def build_copy(dest: Path, edit=None, selection=None):
+    """Copy the project's inputs to ``dest``, apply ``edit(root)``, build, return the Project."""
+    project = copy_tree(REPO, dest)
+    if edit:
+        edit(project.root)
+    old = os.environ.get("INTERCONNECT_DB")
+    os.environ["INTERCONNECT_DB"] = str(dest / ".warehouse" / "test.duckdb")
+    try:
+        result = build(project, selection=selection)
+    finally:
+        if old is None:
+            os.environ.pop("INTERCONNECT_DB", None)
+        else:
+            os.environ["INTERCONNECT_DB"] = old
+    assert result.success
+    return project
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """The committed project built end to end (ingest, SQL, pages, site) in a scratch folder."""
+    return build_copy(tmp_path_factory.mktemp("built"))
+
+
+def warehouse(project):
+    import duckdb
+    return duckdb.connect(str(project.root / ".warehouse" / "test.duckdb"), read_only=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_env_leak(monkeypatch):
+    monkeypatch.delenv("INTERCONNECT_ROOT", raising=False)
