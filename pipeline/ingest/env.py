@@ -1,0 +1,51 @@
+"""Environment files (``KEY=value`` lines, as systemd ``EnvironmentFile=`` and serve scripts read them).
+
+Format: the dotenv syntax as python-dotenv parses it (``dotenv.parser``:
+``[export] KEY=value``, single/double quotes, ``#`` comments, multi-line quoted
+values). We use python-dotenv's own parser, ``parse_stream``, because it
+reports each binding's line and flags malformed lines; ``dotenv_values`` would
+drop both. Interpolation is off (``parse_stream`` never expands): ``${X}`` is
+kept as written, since the deployment's env file is data, not this machine's
+environment.
+
+Rows: ``key``, ``value`` (NULL for a bare ``KEY`` line without ``=``) and
+``source_line`` = the line the binding starts on. A key bound twice keeps its
+last value, as ``dotenv_values`` and shells do. A line python-dotenv cannot
+parse (``=x``, ``FOO BAR``) rejects the file, naming that line.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from dotenv.parser import parse_stream
+
+from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
+
+
+def parse(path: Path) -> list[dict]:
+    text = read_text_strict(path)
+    require_nonempty(path, text)
+    rows: dict[str, dict] = {}
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ParseError(path, binding.original.line, "a KEY=value line",
+                             repr(binding.original.string.rstrip("\n")))
+        if binding.key is None:  # comment or blank line
+            continue
+        rows.pop(binding.key, None)  # the last binding wins and keeps its place
+        rows[binding.key] = {"key": binding.key, "value": binding.value,
+                             "source_line": binding.original.line}
+    if not rows:
+        raise ParseError(path, 1, "at least one KEY=value line", "only comments")
+    return sorted(rows.values(), key=lambda r: r["source_line"])
+
+
+FORMAT = Format(
+    name="env",
+    table="raw_env",
+    version=1,
+    columns={"key": "VARCHAR", "value": "VARCHAR"},
+    parse=parse,
+    description="KEY=value environment file (python-dotenv parser, no interpolation).",
+)

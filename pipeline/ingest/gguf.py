@@ -1,0 +1,156 @@
+"""GGUF metadata: one row per key/value pair of a GGUF file's header.
+
+Format: the GGUF specification (ggml-org/ggml, docs/gguf.md): magic ``GGUF``,
+uint32 version, uint64 tensor_count, uint64 metadata_kv_count, then
+``metadata_kv_count`` pairs of (gguf_string key, uint32 value type, value),
+then the tensor infos and the aligned tensor data. The file is read with
+``gguf.GGUFReader`` (the reader shipped with llama.cpp's ``gguf-py``).
+
+Only the header and the KV section matter here, and the campaign ships header
+dumps of a 27B model rather than the model itself, so the reader below stops
+after the KV section: tensor infos and data may be cut off or absent. A file cut
+inside the header or the KV section is rejected, naming the byte offset where
+the data ran out.
+
+Rows: ``key``, ``value_type`` (``UINT32``, ``STRING``, ``ARRAY[INT32]`` …),
+``value`` (scalars as text, floats in their shortest round-trip form for their
+own width; arrays as a JSON list, or ``{"len": n}`` beyond 64 elements so that
+a 150k-token vocabulary does not land in the warehouse) and ``source_line`` =
+byte offset of the key/value field. The header pseudo-fields the reader adds
+(``GGUF.version``, ``GGUF.tensor_count``, ``GGUF.kv_count``) are not metadata
+keys and are left out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+from gguf import GGUFReader, GGUFValueType
+from gguf.gguf_reader import READER_SUPPORTED_VERSIONS
+
+from pipeline.ingest.base import Format, ParseError
+
+ARRAY_SUMMARY_OVER = 64  # arrays longer than this are stored as {"len": n}
+
+
+class _ShortRead(Exception):
+    def __init__(self, offset: int, size: int):
+        self.offset, self.size = offset, size
+
+
+class _MetadataReader(GGUFReader):
+    """GGUFReader that refuses short reads and stops after the KV section.
+
+    The stock reader slices its memory map without checking the length, so a
+    cut file yields short arrays (an IndexError later, or a silently shortened
+    string). Checking every read turns truncation into one precise offset.
+    """
+
+    last_offset = 0  # where the last read started: the offset an error names
+
+    def _get(self, offset, dtype, count=1, override_order=None):
+        self.last_offset = int(offset)
+        arr = super()._get(offset, dtype, count, override_order)
+        if len(arr) != int(count):
+            raise _ShortRead(int(offset), len(self.data))
+        return arr
+
+    # Metadata only: a header dump need not hold complete tensor infos or data.
+    def _build_tensor_info(self, offs, count):
+        return offs, []
+
+    def _build_tensors(self, start_offs, fields):
+        self.tensors = []
+
+
+def _scalar_text(vtype: GGUFValueType, part: np.ndarray) -> str:
+    v = part[0]
+    if vtype == GGUFValueType.BOOL:
+        return "true" if bool(v) else "false"
+    if vtype in (GGUFValueType.FLOAT32, GGUFValueType.FLOAT64):
+        # numpy's repr of a float32 is the shortest text that round-trips the
+        # float32, so 1e-06 stays "1e-06" instead of 9.999999974752427e-07.
+        return repr(float(str(v)))
+    return str(int(v))
+
+
+def _json_item(vtype: GGUFValueType, part: np.ndarray):
+    if vtype == GGUFValueType.STRING:
+        return part.tobytes().decode("utf-8")
+    if vtype == GGUFValueType.BOOL:
+        return bool(part[0])
+    if vtype in (GGUFValueType.FLOAT32, GGUFValueType.FLOAT64):
+        return float(str(part[0]))
+    return int(part[0])
+
+
+def _row(field) -> dict:
+    vtype = field.types[0] if field.types else None
+    if vtype == GGUFValueType.ARRAY:
+        # parts: key len, key, type, item type, length, items…
+        item_type = GGUFValueType(int(field.parts[3][0]))
+        n = int(field.parts[4][0])
+        value_type = f"ARRAY[{item_type.name}]"
+        if n > ARRAY_SUMMARY_OVER:
+            value = json.dumps({"len": n})
+        elif item_type == GGUFValueType.ARRAY:
+            # Nested arrays are flattened by the reader; keep only their count.
+            value = json.dumps({"len": n})
+        else:
+            value = json.dumps([_json_item(item_type, field.parts[i]) for i in field.data],
+                               ensure_ascii=False)
+    elif vtype == GGUFValueType.STRING:
+        value_type = "STRING"
+        value = field.parts[-1].tobytes().decode("utf-8")
+    else:
+        value_type = vtype.name
+        value = _scalar_text(vtype, field.parts[-1])
+    return {"key": field.name, "value_type": value_type, "value": value,
+            "source_line": int(field.offset)}
+
+
+def parse(path: Path) -> list[dict]:
+    path = Path(path)
+    size = path.stat().st_size
+    if size == 0:
+        raise ParseError(path, 0, "a GGUF file", "an empty file")
+    with path.open("rb") as f:
+        head = f.read(4)
+    if head != b"GGUF":
+        raise ParseError(path, 0, "GGUF magic b'GGUF'", f"{head!r}")
+    reader = None
+    try:
+        # Bound before __init__ runs, so a failure inside it can name its offset.
+        reader = _MetadataReader.__new__(_MetadataReader)
+        reader.__init__(path)
+        fields = [f for f in reader.fields.values() if not f.name.startswith("GGUF.")]
+        rows = []
+        for f in fields:
+            reader.last_offset = int(f.offset)  # a bad string value names its field
+            rows.append(_row(f))
+        return rows
+    except _ShortRead as exc:
+        raise ParseError(path, exc.offset, "a complete GGUF header and KV section",
+                         f"end of file at byte {exc.size} (truncated)") from None
+    except UnicodeDecodeError as exc:
+        raise ParseError(path, reader.last_offset, "UTF-8 keys and string values",
+                         f"invalid UTF-8 ({exc.reason})") from None
+    except (ValueError, KeyError) as exc:
+        # Unsupported version, unknown value type, duplicate key, bad alignment.
+        found = str(exc).strip("'\"")
+        version = re.search(r"version (\d+)", found)
+        if version:
+            found = f"GGUF version {version[1]} (readable: {READER_SUPPORTED_VERSIONS})"
+        raise ParseError(path, reader.last_offset, "a valid GGUF header", found) from None
+
+
+FORMAT = Format(
+    name="gguf",
+    table="raw_gguf",
+    version=1,
+    columns={"key": "VARCHAR", "value_type": "VARCHAR", "value": "VARCHAR"},
+    parse=parse,
+    description="GGUF header metadata, one row per key (gguf.GGUFReader).",
+)

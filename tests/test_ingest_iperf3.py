@@ -1,0 +1,110 @@
+"""iperf3 -J parser: end.sum_sent / end.sum_received, tool errors quoted, bad JSON located."""
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from pipeline.ingest.base import ParseError
+from pipeline.ingest.iperf3 import FORMAT, parse
+from pipeline.ingest.runner import ensure_table
+
+FIX = Path(__file__).parent / "fixtures" / "iperf3"
+GOOD = sorted((FIX / "good").glob("*.json"))
+BAD = sorted((FIX / "bad").glob("*.json"))
+
+BAD_REASONS = {
+    "empty.json": (1, "an empty file"),
+    # json's own report for the file cut inside the third interval
+    "truncated.json": (105, "Expecting property name enclosed in double quotes at line 105 column 4"),
+    "refused-old-wording.json": (10, "'error - unable to connect to server: Connection refused'"),
+    "refused-3.16-wording.json": (12, "'unable to connect to server - server may have stopped "
+                                      "running or use a different port, firewall issue, etc.: "
+                                      "Connection refused'"),
+    "speedtest-cli.json": (1, "end.sum_sent and end.sum_received"),
+}
+
+
+def test_fixture_sets_are_complete():
+    assert [p.name for p in GOOD] == ["claw-to-server.json", "parallel-4.json",
+                                      "server-to-claw-reverse.json"]
+    assert {p.name for p in BAD} == set(BAD_REASONS)
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_good_fixtures_have_every_column(path):
+    (row,) = parse(path)
+    assert set(row) == set(FORMAT.columns) | {"source_line"}
+    assert all(v is not None for v in row.values())
+
+
+def test_single_stream_values():
+    (row,) = parse(FIX / "good" / "claw-to-server.json")
+    assert (row["version"], row["protocol"], row["num_streams"], row["reverse"]) == \
+        ("iperf 3.16", "TCP", 1, False)
+    assert row["start_unix_s"] == 1755456000
+    assert (row["local_host"], row["remote_host"]) == ("192.168.0.21", "192.168.0.20")
+    # three 1 s intervals: 281018368 + 282066944 + 281542656 = 844627968 bytes sent
+    assert row["sent_bytes"] == 844627968
+    assert row["received_bytes"] == 844577288
+    assert row["duration_s"] == pytest.approx(3.000046)
+    # bits/s = bytes * 8 / seconds, for each side over its own duration
+    assert row["sent_bits_per_s"] == pytest.approx(844627968 * 8 / 3.000046)
+    assert row["received_bits_per_s"] == pytest.approx(844577288 * 8 / 3.000524)
+    assert row["retransmits"] == 3  # 0 + 3 + 0 over the intervals
+    assert (row["cpu_host_pct"], row["cpu_remote_pct"]) == (4.2, 13.6)
+    assert row["source_line"] == 125  # the line of the top-level "end": {
+
+
+def test_multi_stream_uses_sums():
+    (row,) = parse(FIX / "good" / "parallel-4.json")
+    assert row["num_streams"] == 4
+    # per stream: 211156992 + 210763776 + 211156992 + 210370560 = 843448320
+    assert row["sent_bytes"] == 843448320
+    assert row["retransmits"] == 8  # 1 + 2 + 0 + 5
+    assert row["sent_bits_per_s"] == pytest.approx(843448320 * 8 / 3.000058)
+    assert row["source_line"] == 278
+
+
+def test_reverse_run():
+    (row,) = parse(FIX / "good" / "server-to-claw-reverse.json")
+    assert row["reverse"] is True
+    # 293601280 + 294125568 + 293863424 = 881590272 sent by the server
+    assert row["sent_bytes"] == 881590272 and row["retransmits"] == 16  # 12 + 0 + 4
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_bad_fixtures_name_file_line_and_reason(path):
+    line, words = BAD_REASONS[path.name]
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert info.value.line == line
+    assert path.name in str(info.value) and words in str(info.value)
+
+
+@pytest.mark.parametrize("data, line, words", [
+    (b"", 1, "an empty file"),
+    (b"   \n", 1, "an empty file"),
+    (b"garbage\n", 1, "Expecting value at line 1 column 1"),
+    (b'{\n\t"start":\t{\n', 3, "at line 3 column 1"),
+    (b"[1, 2, 3]\n", 1, "end.sum_received"),
+    (b'{"start": {}, "end": {"sum_sent": {"bytes": 1}}}', 1, "end.sum_received"),
+    (b'{"end": {}, "error": "interrupt - the client has terminated"}', 1,
+     "'interrupt - the client has terminated'"),
+])
+def test_inline_bad_bytes(tmp_path, data, line, words):
+    path = tmp_path / "inline.json"
+    path.write_bytes(data)
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert info.value.line == line
+    assert "inline.json" in str(info.value) and words in str(info.value)
+
+
+def test_rows_fit_the_declared_table():
+    con = duckdb.connect()
+    ensure_table(con, FORMAT)
+    con.register("incoming", pd.DataFrame(parse(FIX / "good" / "parallel-4.json")))
+    con.execute(f"insert into {FORMAT.table} by name select * from incoming")
+    assert con.execute(f"select sent_bytes, reverse from {FORMAT.table}").fetchall() == \
+        [(843448320, False)]

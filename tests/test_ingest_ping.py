@@ -1,0 +1,90 @@
+"""ping parser (jc 'ping'): iputils, busybox and macOS summaries; 100 % loss is data."""
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from pipeline.ingest.base import ParseError
+from pipeline.ingest.ping import FORMAT, parse
+from pipeline.ingest.runner import ensure_table
+
+FIX = Path(__file__).parent / "fixtures" / "ping"
+GOOD = sorted((FIX / "good").glob("*.txt"))
+BAD = sorted((FIX / "bad").glob("*.txt"))
+
+SUMMARY = "an 'N packets transmitted' summary"
+BAD_REASONS = {
+    "empty.txt": (1, "an empty file"),
+    "garbage.txt": (1, SUMMARY + ", found '<!DOCTYPE html>'"),
+    "interrupted.txt": (1, SUMMARY),
+    "unknown-host.txt": (1, "Name or service not known"),
+}
+
+# (file, destination, sent, received, loss, min, avg, max, mdev, summary line), each
+# rtt as printed by the tool; the fixtures' rtts were checked against their replies,
+# e.g. iputils-linux: mean(0.310, 0.250, 0.400, 0.520) = 0.370,
+# mdev = sqrt(mean(t^2) - mean(t)^2) = sqrt(0.147250 - 0.136900) = 0.102
+EXPECTED = [
+    ("busybox.txt", "192.168.0.20", 3, 3, 0.0, 0.298, 0.353, 0.412, None, 7),
+    ("iputils-hostname-loss.txt", "server", 4, 3, 0.25, 0.224, 0.585, 0.883, 0.273, 7),
+    ("iputils-linux.txt", "192.168.0.20", 4, 4, 0.0, 0.250, 0.370, 0.520, 0.102, 8),
+    ("iputils-unreachable.txt", "192.168.0.99", 3, 0, 1.0, None, None, None, None, 7),
+    ("macos-all-lost.txt", "10.8.0.7", 3, 0, 1.0, None, None, None, None, 6),
+    ("macos.txt", "192.168.0.20", 4, 3, 0.25, 0.433, 0.515, 0.601, 0.069, 8),
+]
+
+
+def test_fixture_sets_are_complete():
+    assert [p.name for p in GOOD] == [e[0] for e in EXPECTED]
+    assert {p.name for p in BAD} == set(BAD_REASONS)
+
+
+@pytest.mark.parametrize("name, dest, sent, received, loss, lo, avg, hi, mdev, line", EXPECTED)
+def test_good_fixture_values(name, dest, sent, received, loss, lo, avg, hi, mdev, line):
+    (row,) = parse(FIX / "good" / name)
+    assert set(row) == set(FORMAT.columns) | {"source_line"}
+    # loss = (sent - received) / sent, e.g. (4 - 3) / 4 = 0.25
+    assert row == {"destination": dest, "packets_transmitted": sent, "packets_received": received,
+                   "packet_loss_fraction": loss, "rtt_min_ms": lo, "rtt_avg_ms": avg,
+                   "rtt_max_ms": hi, "rtt_mdev_ms": mdev, "source_line": line}
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_bad_fixtures_name_file_line_and_reason(path):
+    line, words = BAD_REASONS[path.name]
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert info.value.line == line
+    assert path.name in str(info.value) and words in str(info.value)
+
+
+TWO_RUNS = (FIX / "good" / "busybox.txt").read_text() * 2
+
+
+@pytest.mark.parametrize("data, line, words", [
+    (b"", 1, "an empty file"),
+    (b"\n \n", 1, "an empty file"),
+    (b"garbage\x01 text\n", 1, "found 'garbage\\x01 text'"),
+    (b"3 packets transmitted, 3 received, 0% packet loss\n", 1, "jc can read"),
+    # busybox.txt has 8 lines, its summary on line 7: the second copy's is line 8 + 7
+    (TWO_RUNS.encode(), 15, "one ping run per file, found 2 summaries"),
+])
+def test_inline_bad_bytes(tmp_path, data, line, words):
+    path = tmp_path / "inline.txt"
+    path.write_bytes(data)
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert info.value.line == line
+    assert "inline.txt" in str(info.value) and words in str(info.value)
+
+
+def test_rows_fit_the_declared_table():
+    con = duckdb.connect()
+    ensure_table(con, FORMAT)
+    frame = pd.concat([pd.DataFrame(parse(p)) for p in GOOD])
+    con.register("incoming", frame)
+    con.execute(f"insert into {FORMAT.table} by name select * from incoming")
+    # two files with every reply lost keep NULL rtts
+    assert con.execute(f"select count(*) from {FORMAT.table} where rtt_avg_ms is null").fetchall() \
+        == [(2,)]
