@@ -1,0 +1,65 @@
+-- grain: one row per deployment campaign and Ethernet link class
+-- One MTP verify step sends verify_positions positions each way: network time per step is
+-- one round trip plus the wire time of those bytes. RTT is the measured ping average of the
+-- campaign's link of that class; for a class the campaign did not measure, the lowest
+-- measured minimum RTT is assumed (a faster PHY does not shorten the hosts' stacks).
+-- Compute per step is the measured step minus the measured link's network time.
+with k as (
+    select * from fct_deployment_constants
+),
+links as (
+    select * from fct_deployment_links
+),
+measured as (
+    select k.campaign, l.link_class, l.rtt_avg_s
+    from k
+    join links as l on l.campaign = k.campaign and l.link_id = k.prefill_link_id
+),
+fallback_rtt as (
+    select campaign, min(rtt_min_s) as rtt_s from links group by campaign
+),
+per_class as (
+    select
+        k.campaign,
+        c.link_class,
+        c.label as link_label,
+        c.sort_order,
+        c.link_class = measured.link_class as is_measured,
+        k.verify_positions,
+        k.verify_step_s as measured_step_s,
+        k.tokens_per_step,
+        k.decode_tokens_per_s as measured_tokens_per_s,
+        k.verify_positions * (k.wire_bytes_per_position_head_to_worker
+                              + k.wire_bytes_per_position_worker_to_head) as step_wire_bytes,
+        coalesce(l.rtt_avg_s, fallback_rtt.rtt_s) as rtt_s,
+        case when l.rtt_avg_s is null then 'assumed' else 'measured' end as rtt_basis,
+        c.usable_bytes_per_s,
+        k.verify_positions * k.wire_bytes_per_position_head_to_worker / k.verify_step_s * 8
+            as avg_wire_bits_per_s_head_to_worker,
+        k.verify_positions * k.wire_bytes_per_position_worker_to_head / k.verify_step_s * 8
+            as avg_wire_bits_per_s_worker_to_head
+    from k
+    join measured on measured.campaign = k.campaign
+    join fallback_rtt on fallback_rtt.campaign = k.campaign
+    cross join dim_link_classes as c
+    left join links as l on l.campaign = k.campaign and l.link_class = c.link_class
+),
+with_net as (
+    select
+        *,
+        step_wire_bytes / usable_bytes_per_s as wire_s,
+        rtt_s + step_wire_bytes / usable_bytes_per_s as net_s
+    from per_class
+),
+final as (
+    select
+        with_net.*,
+        net_s / measured_step_s as share_of_step_fraction,
+        measured_step_s - max(net_s) filter (where is_measured) over (partition by campaign)
+            as compute_s,
+        tokens_per_step / (measured_step_s - max(net_s) filter (where is_measured)
+                           over (partition by campaign) + net_s) as predicted_tokens_per_s
+    from with_net
+)
+select * from final
+order by campaign, sort_order

@@ -1,0 +1,30 @@
+-- grain: one row per iperf3 run (one file)
+-- Throughput is what the receiver got (end.sum_received), the figure iperf3 prints last.
+with source as (
+    select * from raw_iperf3
+),
+files as (
+    select source_file, context->>'link' as link_id, context->>'sender' as sender,
+           context->>'receiver' as receiver
+    from raw_files
+),
+final as (
+    select
+        source.campaign,
+        source.source_file,
+        files.link_id,
+        files.sender,
+        files.receiver,
+        source.num_streams,
+        source.duration_s,
+        source.received_bytes,
+        source.received_bits_per_s,
+        source.received_bits_per_s / 8 as received_bytes_per_s,
+        source.retransmits
+    from source
+    join files on files.source_file = source.source_file
+    join raw_campaigns as c on c.campaign = source.campaign
+    where c.kind = 'deployment'
+)
+select * from final
+order by campaign, link_id, sender

@@ -1,0 +1,30 @@
+-- grain: one row per ping run (one file)
+with source as (
+    select * from raw_ping
+),
+files as (
+    select source_file, context->>'link' as link_id, context->>'sender' as sender,
+           context->>'receiver' as receiver
+    from raw_files
+),
+final as (
+    select
+        source.campaign,
+        source.source_file,
+        files.link_id,
+        files.sender,
+        files.receiver,
+        source.packets_transmitted,
+        source.packets_received,
+        source.packet_loss_fraction,
+        source.rtt_min_ms / 1000 as rtt_min_s,
+        source.rtt_avg_ms / 1000 as rtt_avg_s,
+        source.rtt_max_ms / 1000 as rtt_max_s,
+        source.rtt_mdev_ms / 1000 as rtt_mdev_s
+    from source
+    join files on files.source_file = source.source_file
+    join raw_campaigns as c on c.campaign = source.campaign
+    where c.kind = 'deployment'
+)
+select * from final
+order by campaign, link_id, sender

@@ -1,0 +1,24 @@
+-- grain: one row per campaign, host and env-file key
+-- The env file is the service's configuration as deployed; the manifest says on which host
+-- it lives and which hosts the TENSOR_SPLIT entries refer to (llama.cpp lists devices, not hosts).
+with source as (
+    select * from raw_env
+),
+files as (
+    select source_file, context->>'host' as host, context->>'split_hosts' as split_hosts
+    from raw_files
+),
+final as (
+    select
+        source.campaign,
+        source.source_file,
+        source.source_line,
+        files.host,
+        files.split_hosts,
+        source.key,
+        source.value
+    from source
+    join files on files.source_file = source.source_file
+)
+select * from final
+order by campaign, host, key
