@@ -1,0 +1,74 @@
+-- grain: one row per model shape: each declared theory shape plus one measured row per campaign
+-- why: the measured deployment joins the theory tables side by side. Its shape (hidden size,
+-- blocks) and its measured wire bytes per position come from the §0 mart fct_deployment_constants;
+-- the busier direction bounds what one boundary needs from a full-duplex link.
+with theory as (
+    select * from ref_model_shapes
+),
+
+measured as (
+    select * from fct_deployment_constants
+),
+
+default_dtype as (
+    select bytes_per_value from ref_activation_dtypes where is_default
+),
+
+theory_rows as (
+    select
+        model,
+        label,
+        hidden_size,
+        num_layers,
+        example_model,
+        'formula' as basis,
+        null::double as wire_bytes_per_position_head_to_worker,
+        null::double as wire_bytes_per_position_worker_to_head,
+        sort_order
+    from theory
+),
+
+measured_rows as (
+    select
+        campaign as model,
+        coalesce(model_name, campaign) || ' (measured)' as label,
+        hidden_size,
+        block_count as num_layers,
+        coalesce(model_name, campaign) as example_model,
+        'measured' as basis,
+        wire_bytes_per_position_head_to_worker::double as wire_bytes_per_position_head_to_worker,
+        wire_bytes_per_position_worker_to_head::double as wire_bytes_per_position_worker_to_head,
+        (select coalesce(max(sort_order), 0) from theory)
+            + row_number() over (order by campaign) as sort_order
+    from measured
+),
+
+unioned as (
+    select * from theory_rows
+    union all
+    select * from measured_rows
+),
+
+final as (
+    select
+        unioned.model,
+        unioned.label,
+        unioned.hidden_size,
+        unioned.num_layers,
+        unioned.example_model,
+        unioned.basis,
+        unioned.hidden_size * default_dtype.bytes_per_value as raw_hidden_bytes_per_position,
+        unioned.wire_bytes_per_position_head_to_worker,
+        unioned.wire_bytes_per_position_worker_to_head,
+        greatest(unioned.wire_bytes_per_position_head_to_worker,
+                 unioned.wire_bytes_per_position_worker_to_head) as wire_bytes_per_position,
+        greatest(unioned.wire_bytes_per_position_head_to_worker,
+                 unioned.wire_bytes_per_position_worker_to_head)
+            / (unioned.hidden_size * default_dtype.bytes_per_value) as wire_to_raw_ratio,
+        unioned.sort_order
+    from unioned
+    cross join default_dtype
+)
+
+select * from final
+order by sort_order

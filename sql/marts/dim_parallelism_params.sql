@@ -1,0 +1,18 @@
+-- grain: one row (the declared parallelism parameters, pivoted to typed columns)
+-- why: the default number of pipeline stages, all-reduces per TP layer and the illustrative
+-- per-token compute time have one home (ref_parallelism_params); every model reads them here.
+with source as (
+    select * from ref_parallelism_params
+),
+
+final as (
+    select
+        max(value) filter (where parameter = 'pp_stages')::integer as pp_stages,
+        max(value) filter (where parameter = 'pp_stages')::integer - 1 as pp_boundaries,
+        max(value) filter (where parameter = 'tp_allreduces_per_layer')::integer
+            as tp_allreduces_per_layer,
+        max(value) filter (where parameter = 'token_compute_s')::double as token_compute_s
+    from source
+)
+
+select * from final

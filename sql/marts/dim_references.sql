@@ -1,0 +1,13 @@
+-- grain: one row per cited reference
+-- why: the §References list; benchmark rows and findings point at it by reference_key.
+with source as (
+    select * from ref_references
+),
+
+final as (
+    select reference_key, short_name, citation, url, note
+    from source
+)
+
+select * from final
+order by reference_key

@@ -1,0 +1,35 @@
+-- grain: one row per model x scheme x batch size x token rate (default dtype and pipeline stages)
+-- why: §2.2: required rate = bytes per token x tokens per second x 8 bits per byte, in bit/s
+-- (rendered as Mbit/s = / 10^6). The token rate is per sequence: a decode step of the whole batch
+-- happens tokens_per_s times a second.
+with bytes as (
+    select * from fct_bytes_per_token
+    where is_default_dtype and is_default_stages
+),
+
+rates as (
+    select tokens_per_s from ref_workload_token_rates
+),
+
+final as (
+    select
+        bytes.model,
+        bytes.model_label,
+        bytes.model_sort_order,
+        bytes.hidden_size,
+        bytes.num_layers,
+        bytes.scheme,
+        bytes.scheme_label,
+        bytes.basis,
+        bytes.pp_stages,
+        bytes.transfers_per_token,
+        bytes.batch_size,
+        rates.tokens_per_s,
+        bytes.bytes_per_token,
+        bytes.bytes_per_token * rates.tokens_per_s * 8 as required_bits_per_s
+    from bytes
+    cross join rates
+)
+
+select * from final
+order by model_sort_order, scheme, batch_size, tokens_per_s
