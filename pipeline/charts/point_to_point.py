@@ -1,0 +1,187 @@
+"""Charts of the Point to Point page: region heatmaps and tc transfer-time curves.
+
+Hand-built SVG rather than matplotlib: a few rectangles, lines and labels need no
+plotting dependency, and the bytes are deterministic by construction (no ids,
+no timestamps, every coordinate printed with fixed decimals, rows in SQL order).
+"""
+from __future__ import annotations
+
+from html import escape
+
+from . import Chart
+
+FONT = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+BACKEND = {"gloo": "Gloo", "nccl": "NCCL"}
+
+
+def _rows(con, sql: str) -> list[dict]:
+    cur = con.execute(sql)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def _f(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _svg(width: int, height: int, title: str, body: list[str]) -> str:
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+        *body, "</svg>", ""])
+
+
+def _text(x, y, s, anchor="middle", extra="") -> str:
+    return f'<text x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}" {FONT}{extra}>{escape(s)}</text>'
+
+
+def _shade(t: float) -> str:
+    """0 -> pale yellow, 1 -> dark blue (a sequential scale readable in print)."""
+    lo, hi = (255, 247, 188), (8, 64, 129)
+    r, g, b = (round(a + (c - a) * t) for a, c in zip(lo, hi))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+# ------------------------------------------------------------------------------------ heatmaps
+def heatmap(con, field: str, title: str, fmt) -> str:
+    cells = _rows(con, f"select receiver_name, receiver_order, sender_name, sender_order, "
+                       f"is_diagonal, {field} as v from fct_p2p_region_matrix "
+                       f"order by receiver_order, sender_order")
+    names = [c["receiver_name"] for c in cells if c["sender_order"] == 1] or \
+        sorted({c["receiver_name"] for c in cells})
+    values = [c["v"] for c in cells if c["v"] is not None and not c["is_diagonal"]]
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    cw, ch, left, top = 70, 26, 90, 70
+    n = len(names)
+    width, height = left + cw * n + 20, top + ch * n + 40
+    body = [_text(width / 2, 18, title, extra=' font-weight="bold"'),
+            _text(left + cw * n / 2, 36, "sender (Region 2)"),
+            _text(14, top + ch * n / 2, "receiver (Region 1)",
+                  extra=f' transform="rotate(-90 14 {_f(top + ch * n / 2)})"')]
+    for j, name in enumerate(names):
+        body.append(_text(left + cw * j + cw / 2, top - 8, name))
+    for c in cells:
+        i, j = c["receiver_order"] - 1, c["sender_order"] - 1
+        x, y = left + cw * j, top + ch * i
+        if j == 0:
+            body.append(_text(left - 6, y + ch / 2 + 4, c["receiver_name"], anchor="end"))
+        if c["is_diagonal"]:
+            fill, label, ink = "#d9d9d9", "·", "#000000"
+        elif c["v"] is None:
+            fill, label, ink = "#ffffff", "—", "#000000"
+        else:
+            t = (c["v"] - lo) / (hi - lo) if hi > lo else 0.5
+            fill, label, ink = _shade(t), fmt(c["v"]), "#ffffff" if t > 0.55 else "#000000"
+        body.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{cw}" height="{ch}" fill="{fill}" '
+                    f'stroke="#ffffff"/>')
+        body.append(_text(x + cw / 2, y + ch / 2 + 4, label, extra=f' fill="{ink}"'))
+    body.append(_text(left, height - 12, f"scale: {fmt(lo)} (pale) to {fmt(hi)} (dark)",
+                      anchor="start"))
+    return _svg(width, height, title, body)
+
+
+def _rate(bps: float) -> str:
+    return f"{bps / 1e9:.2f} G" if bps >= 1e9 else f"{bps / 1e6:.0f} M"
+
+
+def delay_matrix(con) -> str:
+    return heatmap(con, "rtt_avg_s", "Delay: ping average (ms), receiver row x sender column",
+                   lambda v: f"{v * 1e3:.0f}")
+
+
+def bandwidth_matrix(con) -> str:
+    return heatmap(con, "nccl_bits_per_s",
+                   "NCCL bandwidth (bit/s, M = 10^6, G = 10^9), receiver row x sender column", _rate)
+
+
+# --------------------------------------------------------------------------------- line charts
+def _nice(top: float) -> float:
+    """The smallest 1/2/2.5/5 x 10^n step x 5 at or above top, so the 5 ticks are round numbers."""
+    import math
+    base = 10 ** math.floor(math.log10(top / 5))
+    return next(m * base * 5 for m in (1, 2, 2.5, 5, 10) if m * base * 5 >= top)
+
+
+def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, xlabel: str,
+               ylabel: str, fits: list[tuple[int, list[tuple[float, float]]]] = ()) -> str:
+    width, height, left, right, top, bottom = 640, 400, 70, 170, 40, 50
+    pts = [p for _, s in series for p in s] + [p for _, f in fits for p in f]
+    xmax = max((p[0] for p in pts), default=1.0) or 1.0
+    ymax = _nice(max((p[1] for p in pts), default=1.0) or 1.0)
+    pw, ph = width - left - right, height - top - bottom
+    sx = lambda x: left + pw * x / xmax                   # noqa: E731
+    sy = lambda y: top + ph - ph * y / ymax               # noqa: E731
+    body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
+            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
+            _text(left + pw / 2, height - 12, xlabel),
+            _text(16, top + ph / 2, ylabel, extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
+    for k in range(6):
+        xv, yv = xmax * k / 5, ymax * k / 5
+        body.append(_text(sx(xv), top + ph + 16, f"{xv:g}" if xv == int(xv) else f"{xv:.1f}"))
+        body.append(_text(left - 6, sy(yv) + 4, f"{yv:.0f}", anchor="end"))
+        body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
+                    f'stroke="#eeeeee"/>')
+    for idx, points in fits:
+        color = PALETTE[idx % len(PALETTE)]
+        path = " ".join(f"{_f(sx(x))},{_f(sy(y))}" for x, y in points)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                    f'stroke-dasharray="4 3"/>')
+    for idx, (name, points) in enumerate(series):
+        color = PALETTE[idx % len(PALETTE)]
+        path = " ".join(f"{_f(sx(x))},{_f(sy(y))}" for x, y in points)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>')
+        body += [f'<circle cx="{_f(sx(x))}" cy="{_f(sy(y))}" r="3" fill="{color}"/>'
+                 for x, y in points]
+        ly = top + 16 * idx + 8
+        body.append(f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 32}" y2="{ly}" '
+                    f'stroke="{color}" stroke-width="2"/>')
+        body.append(_text(left + pw + 38, ly + 4, name, anchor="start"))
+    return _svg(width, height, title, body)
+
+
+def _series_key(r) -> str:
+    return f"{BACKEND.get(r['backend'], r['backend'])} {r['size_bytes'] / 2**20:.0f} MiB"
+
+
+def time_vs_delay(con) -> str:
+    rows = _rows(con, "select backend, size_bytes, coalesce(tc_delay_s, 0) as d, median_time_s "
+                      "from fct_p2p_tc_times where tc_rate_bits_per_s is null "
+                      "order by size_bytes, backend, d")
+    fits = _rows(con, "select backend, size_bytes, base_time_s, round_trips "
+                      "from fct_p2p_network_cost order by size_bytes, backend")
+    keys = list(dict.fromkeys(_series_key(r) for r in rows))
+    series = [(k, [(r["d"] * 1e3, r["median_time_s"] * 1e3) for r in rows if _series_key(r) == k])
+              for k in keys]
+    xmax = max((r["d"] for r in rows), default=0.0)
+    lines = [(keys.index(_series_key(f)),
+              [(0.0, f["base_time_s"] * 1e3), (xmax * 1e3, (f["base_time_s"] + f["round_trips"] * xmax) * 1e3)])
+             for f in fits if f["round_trips"] is not None and _series_key(f) in keys]
+    return line_chart(series, "Median transfer time against added delay (dashed: fit base + k x RTT)",
+                      "delay added by tc on the receiver (ms)", "median transfer time (ms)", lines)
+
+
+def time_vs_cap(con) -> str:
+    rows = _rows(con, "select backend, size_bytes, tc_rate_bits_per_s as cap, median_time_s "
+                      "from fct_p2p_tc_times where tc_rate_bits_per_s is not null "
+                      "and coalesce(tc_delay_s, 0) = 0 order by size_bytes, backend, cap")
+    keys = list(dict.fromkeys(_series_key(r) for r in rows))
+    series = [(k, [(r["cap"] / 1e9, r["median_time_s"] * 1e3) for r in rows if _series_key(r) == k])
+              for k in keys]
+    return line_chart(series, "Median transfer time against the rate cap",
+                      "rate cap set by tc on the receiver (Gbit/s)", "median transfer time (ms)")
+
+
+CHARTS = [
+    Chart(name="p2p_delay_matrix", path="point-to-point/delay-matrix.svg",
+          marts=["fct_p2p_region_matrix"], render=delay_matrix),
+    Chart(name="p2p_bandwidth_matrix", path="point-to-point/bandwidth-matrix.svg",
+          marts=["fct_p2p_region_matrix"], render=bandwidth_matrix),
+    Chart(name="p2p_tc_time_vs_delay", path="point-to-point/tc-time-vs-delay.svg",
+          marts=["fct_p2p_tc_times", "fct_p2p_network_cost"], render=time_vs_delay),
+    Chart(name="p2p_tc_time_vs_cap", path="point-to-point/tc-time-vs-cap.svg",
+          marts=["fct_p2p_tc_times"], render=time_vs_cap),
+]

@@ -1,0 +1,60 @@
+-- grain: one row per ordered region pair (receiver, sender) with at least one measurement
+-- Each source contributes its own columns; a pair with no file of a kind keeps NULL there.
+with pings as (
+    select
+        receiver,
+        sender,
+        sum(packets_transmitted) as ping_packets_transmitted,
+        sum(packets_received) as ping_packets_received,
+        -- the mean of the runs that got replies; a run with 100% loss has no RTT to average
+        avg(rtt_avg_s) as rtt_avg_s
+    from stg_p2p__ping
+    group by receiver, sender
+),
+nccl as (
+    select receiver, sender, bits_per_s as nccl_bits_per_s, median_time_s as nccl_median_time_s,
+           size_bytes as nccl_size_bytes
+    from int_p2p__pair_nccl
+    where series = 'main'
+),
+dumped as (
+    select receiver, sender, bits_per_s as nccl_dumped_bits_per_s
+    from int_p2p__pair_nccl
+    where series = 'dumped'
+),
+iperf as (
+    select
+        receiver,
+        sender,
+        avg(received_bits_per_s) filter (where path = 'public') as iperf3_public_bits_per_s,
+        avg(received_bits_per_s) filter (where path = 'vpn') as iperf3_vpn_bits_per_s
+    from stg_p2p__iperf3
+    group by receiver, sender
+),
+pairs as (
+    select receiver, sender from pings
+    union select receiver, sender from nccl
+    union select receiver, sender from dumped
+    union select receiver, sender from iperf
+),
+final as (
+    select
+        pairs.receiver,
+        pairs.sender,
+        pings.ping_packets_transmitted,
+        pings.ping_packets_received,
+        pings.rtt_avg_s,
+        nccl.nccl_size_bytes,
+        nccl.nccl_median_time_s,
+        nccl.nccl_bits_per_s,
+        dumped.nccl_dumped_bits_per_s,
+        iperf.iperf3_public_bits_per_s,
+        iperf.iperf3_vpn_bits_per_s
+    from pairs
+    left join pings on pings.receiver = pairs.receiver and pings.sender = pairs.sender
+    left join nccl on nccl.receiver = pairs.receiver and nccl.sender = pairs.sender
+    left join dumped on dumped.receiver = pairs.receiver and dumped.sender = pairs.sender
+    left join iperf on iperf.receiver = pairs.receiver and iperf.sender = pairs.sender
+)
+select * from final
+order by receiver, sender

@@ -1,0 +1,23 @@
+-- grain: one row per ordered region pair (receiver, sender) and NCCL series
+-- Bandwidth = bytes x 8 / median transfer time over every cycle and placement of the pair's
+-- logs: the median, not the mean, so one slow cycle does not move the figure.
+with results as (
+    select * from stg_p2p__nccl_tests
+    where receiver is not null and sender is not null
+),
+final as (
+    select
+        receiver,
+        sender,
+        series,
+        max(size_bytes) as size_bytes,
+        count(*) as n_transfers,
+        median(time_s) as median_time_s,
+        max(size_bytes) * 8 / median(time_s) as bits_per_s
+    from results
+    group by receiver, sender, series
+    -- one size per pair: a mixed log would make bytes/time meaningless
+    having min(size_bytes) = max(size_bytes)
+)
+select * from final
+order by receiver, sender, series

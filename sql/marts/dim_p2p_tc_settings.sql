@@ -1,0 +1,31 @@
+-- grain: one row per tc network setting of the point-to-point campaign
+-- Order as a reader scans the table: no shaping, delay only (ascending), rate cap only
+-- (loosest first), then both combined.
+with settings as (
+    select distinct setting_id, tc_delay_s, tc_rate_bits_per_s, tc_command
+    from int_p2p__tc_transfers
+),
+final as (
+    select
+        setting_id,
+        tc_delay_s,
+        tc_rate_bits_per_s,
+        tc_command,
+        case
+            when coalesce(tc_delay_s, 0) = 0 and tc_rate_bits_per_s is null then 'default'
+            when tc_rate_bits_per_s is null then 'delay'
+            when coalesce(tc_delay_s, 0) = 0 then 'rate'
+            else 'delay+rate'
+        end as setting_kind,
+        row_number() over (order by
+            case
+                when coalesce(tc_delay_s, 0) = 0 and tc_rate_bits_per_s is null then 0
+                when tc_rate_bits_per_s is null then 1
+                when coalesce(tc_delay_s, 0) = 0 then 2
+                else 3
+            end,
+            tc_delay_s, tc_rate_bits_per_s desc, setting_id) as setting_order
+    from settings
+)
+select * from final
+order by setting_order

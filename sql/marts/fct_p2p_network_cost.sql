@@ -1,0 +1,67 @@
+-- grain: one row per backend and transfer size
+-- Model (tc settings without a rate cap): time = base + k x RTT_added. netem delays every
+-- packet the receiver sends, so a setting of d adds d to each round trip, and the slope k of
+-- median time against d is the number of round trips the transfer waits for.
+-- Model (rate cap only, no delay): time = a + s x bytes x 8 / cap. s = 1 means the backend
+-- fills the cap; the effective share of the cap is 1 / s.
+with cells as (
+    select * from fct_p2p_tc_times
+),
+delay_fit as (
+    select
+        backend,
+        size_bytes,
+        count(*) as n_delay_settings,
+        regr_intercept(median_time_s, coalesce(tc_delay_s, 0)) as base_time_s,
+        regr_slope(median_time_s, coalesce(tc_delay_s, 0)) as round_trips,
+        regr_r2(median_time_s, coalesce(tc_delay_s, 0)) as delay_fit_r2
+    from cells
+    where tc_rate_bits_per_s is null
+    group by backend, size_bytes
+    having count(*) >= 2
+),
+cap_fit as (
+    select
+        backend,
+        size_bytes,
+        count(*) as n_cap_settings,
+        regr_intercept(median_time_s, wire_time_at_cap_s) as cap_intercept_s,
+        regr_slope(median_time_s, wire_time_at_cap_s) as wire_time_slope,
+        regr_r2(median_time_s, wire_time_at_cap_s) as cap_fit_r2
+    from cells
+    where tc_rate_bits_per_s is not null and coalesce(tc_delay_s, 0) = 0
+    group by backend, size_bytes
+    having count(*) >= 2
+),
+keys as (
+    select distinct backend, size_bytes from cells
+),
+joined as (
+    select
+        keys.backend,
+        keys.size_bytes,
+        delay_fit.n_delay_settings,
+        delay_fit.base_time_s,
+        delay_fit.round_trips,
+        delay_fit.delay_fit_r2,
+        cap_fit.n_cap_settings,
+        cap_fit.cap_intercept_s,
+        cap_fit.wire_time_slope,
+        1 / cap_fit.wire_time_slope as effective_fraction_of_cap,
+        cap_fit.cap_fit_r2
+    from keys
+    left join delay_fit
+        on delay_fit.backend = keys.backend and delay_fit.size_bytes = keys.size_bytes
+    left join cap_fit
+        on cap_fit.backend = keys.backend and cap_fit.size_bytes = keys.size_bytes
+),
+final as (
+    select
+        joined.*,
+        joined.round_trips / nccl.round_trips as round_trips_vs_nccl
+    from joined
+    left join joined as nccl
+        on nccl.size_bytes = joined.size_bytes and nccl.backend = 'nccl'
+)
+select * from final
+order by size_bytes, backend

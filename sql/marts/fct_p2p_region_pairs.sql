@@ -1,0 +1,39 @@
+-- grain: one row per ordered region pair (receiver, sender) with at least one measurement
+-- Adds the reverse direction (B->A against A->B) and bandwidth x delay: the bytes in flight a
+-- transfer keeps on the path at that rate and round trip (its effective window).
+with pairs as (
+    select * from int_p2p__pair_measurements
+),
+regions as (
+    select * from dim_p2p_regions
+),
+final as (
+    select
+        pairs.receiver,
+        recv.region_name as receiver_name,
+        recv.region_order as receiver_order,
+        pairs.sender,
+        send.region_name as sender_name,
+        send.region_order as sender_order,
+        pairs.ping_packets_transmitted,
+        pairs.ping_packets_received,
+        pairs.rtt_avg_s,
+        pairs.nccl_size_bytes,
+        pairs.nccl_median_time_s,
+        pairs.nccl_bits_per_s,
+        pairs.nccl_dumped_bits_per_s,
+        pairs.iperf3_public_bits_per_s,
+        pairs.iperf3_vpn_bits_per_s,
+        reverse.rtt_avg_s as reverse_rtt_avg_s,
+        reverse.nccl_bits_per_s as reverse_nccl_bits_per_s,
+        pairs.rtt_avg_s - reverse.rtt_avg_s as rtt_asymmetry_s,
+        pairs.nccl_bits_per_s / reverse.nccl_bits_per_s - 1 as nccl_asymmetry_fraction,
+        pairs.nccl_bits_per_s * pairs.rtt_avg_s / 8 as window_bytes
+    from pairs
+    join regions as recv on recv.region = pairs.receiver
+    join regions as send on send.region = pairs.sender
+    left join pairs as reverse
+        on reverse.receiver = pairs.sender and reverse.sender = pairs.receiver
+)
+select * from final
+order by receiver_order, sender_order

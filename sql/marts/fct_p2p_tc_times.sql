@@ -1,0 +1,39 @@
+-- grain: one row per tc setting, backend and transfer size
+-- The median of the repeated transfers is the figure; quartiles and min/max give the spread.
+-- Effective bandwidth = bytes x 8 / median time; under a rate cap it is also a fraction of it.
+with transfers as (
+    select * from int_p2p__tc_transfers
+),
+settings as (
+    select setting_id, setting_order, setting_kind from dim_p2p_tc_settings
+),
+stats as (
+    select
+        setting_id,
+        backend,
+        size_bytes,
+        any_value(tc_delay_s) as tc_delay_s,
+        any_value(tc_rate_bits_per_s) as tc_rate_bits_per_s,
+        count(*) as n_transfers,
+        median(time_s) as median_time_s,
+        quantile_cont(time_s, 0.25) as p25_time_s,
+        quantile_cont(time_s, 0.75) as p75_time_s,
+        min(time_s) as min_time_s,
+        max(time_s) as max_time_s
+    from transfers
+    group by setting_id, backend, size_bytes
+),
+final as (
+    select
+        stats.*,
+        settings.setting_order,
+        settings.setting_kind,
+        (stats.p75_time_s - stats.p25_time_s) / stats.median_time_s as iqr_fraction,
+        stats.size_bytes * 8 / stats.median_time_s as effective_bits_per_s,
+        stats.size_bytes * 8 / stats.tc_rate_bits_per_s as wire_time_at_cap_s,
+        stats.size_bytes * 8 / stats.median_time_s / stats.tc_rate_bits_per_s as fraction_of_cap
+    from stats
+    join settings on settings.setting_id = stats.setting_id
+)
+select * from final
+order by setting_order, size_bytes, backend

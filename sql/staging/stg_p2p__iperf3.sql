@@ -1,0 +1,34 @@
+-- grain: one row per iperf3 run (one file) between two regions in a p2p campaign
+-- Throughput is what the server (the receiver) got: end.sum_received, summed over -P streams.
+with source as (
+    select * from raw_iperf3
+),
+files as (
+    select
+        source_file,
+        context->>'receiver' as receiver,
+        context->>'sender' as sender,
+        context->>'path' as path
+    from raw_files
+),
+campaigns as (
+    select campaign from stg_p2p__campaigns
+),
+renamed as (
+    select
+        source.campaign,
+        source.source_file,
+        files.receiver,
+        files.sender,
+        files.path,
+        source.num_streams,
+        source.duration_s,
+        source.received_bytes,
+        source.received_bits_per_s
+    from source
+    join files on files.source_file = source.source_file
+    join campaigns on campaigns.campaign = source.campaign
+    where files.receiver is not null and files.sender is not null
+)
+select * from renamed
+order by campaign, receiver, sender, path

@@ -1,0 +1,47 @@
+-- grain: one row per nccl-tests result (file x size x cycle x placement) in a p2p campaign
+-- Context the log lacks (tc setting, backend, receiver/sender region, path, series) comes from
+-- the manifest via raw_files. Out-of-place and in-place results are both timed transfers.
+with source as (
+    select * from raw_nccl_tests
+),
+files as (
+    select
+        source_file,
+        context->>'setting' as setting_id,
+        cast(context->>'tc_delay_ms' as double) / 1000 as tc_delay_s,
+        cast(context->>'tc_rate_gbit' as double) * 1e9 as tc_rate_bits_per_s,
+        context->>'tc_command' as tc_command,
+        context->>'receiver' as receiver,
+        context->>'sender' as sender,
+        context->>'path' as path,
+        coalesce(context->>'series', 'main') as series
+    from raw_files
+),
+campaigns as (
+    select campaign from stg_p2p__campaigns
+),
+renamed as (
+    select
+        source.campaign,
+        source.source_file,
+        source.source_line,
+        'nccl' as backend,
+        files.setting_id,
+        files.tc_delay_s,
+        files.tc_rate_bits_per_s,
+        files.tc_command,
+        files.receiver,
+        files.sender,
+        files.path,
+        files.series,
+        source.size_bytes,
+        source.cycle,
+        source.placement,
+        source.time_s,
+        source.busbw_bytes_per_s
+    from source
+    join files on files.source_file = source.source_file
+    join campaigns on campaigns.campaign = source.campaign
+)
+select * from renamed
+order by campaign, source_file, source_line, placement

@@ -1,0 +1,239 @@
+"""Point-to-point SQL models on a tiny hand-made warehouse, values worked by hand."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline import models
+from pipeline.charts import point_to_point
+from pipeline.ingest import gloo_bench, iperf3, nccl_tests, ping
+from pipeline.ingest.runner import REGISTRY_DDL, ensure_table
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = 1_250_000            # bytes: 10e6 bits, so a 1 Gbit/s cap means 10 ms on the wire
+MIB_PAIR = 1_000_000        # bytes per cross-region NCCL transfer: 8e6 bits
+# Only this page's models, ordered once: parsing every model of the project per build is slow.
+ORDER = models.topological([m for m in models.discover(ROOT / "sql") if "p2p" in m.name])
+
+
+def build(con, only: set[str] | None = None) -> None:
+    for model in ORDER:
+        if only is None or model.name in only:
+            models.run_model(con, model)
+
+
+def _insert(con, table: str, row: dict) -> None:
+    cols = ", ".join(f'"{k}"' for k in row)
+    con.execute(f'insert into "{table}" ({cols}) values ({", ".join("?" * len(row))})',
+                list(row.values()))
+
+
+def _file(con, campaign, source_file, fmt, context):
+    _insert(con, "raw_files", {"source_file": source_file, "campaign": campaign, "format": fmt,
+                               "manifest_status": "listed", "context": json.dumps(context)})
+    _insert(con, "ingest_registry", {"source_file": source_file, "format": fmt, "status": "ok"})
+
+
+def _tc(con, setting, delay_ms, rate_gbit, gloo_ms, nccl_ms):
+    """One setting: three Gloo transfers and three NCCL results (median = the middle one)."""
+    ctx = {"setting": setting, "tc_delay_ms": delay_ms}
+    if rate_gbit:
+        ctx["tc_rate_gbit"] = rate_gbit
+    _file(con, "tc", f"p2p/tc/gloo/{setting}.jsonl", "gloo_bench", {**ctx, "backend": "gloo"})
+    _file(con, "tc", f"p2p/tc/nccl/{setting}.log", "nccl_tests", {**ctx, "backend": "nccl"})
+    for i, ms in enumerate(gloo_ms):
+        _insert(con, "raw_gloo_bench", {
+            "source_file": f"p2p/tc/gloo/{setting}.jsonl", "campaign": "tc", "source_line": i + 1,
+            "backend": "gloo", "world_size": 2, "rank": 1, "peer": 0, "op": "recv",
+            "size_bytes": SIZE, "dtype": "float32", "iteration": i, "time_s": ms / 1e3})
+    # the sender's line of the same transfer must not count (results are from the recv side)
+    _insert(con, "raw_gloo_bench", {
+        "source_file": f"p2p/tc/gloo/{setting}.jsonl", "campaign": "tc", "source_line": 99,
+        "backend": "gloo", "world_size": 2, "rank": 0, "peer": 1, "op": "send",
+        "size_bytes": SIZE, "dtype": "float32", "iteration": 0, "time_s": 9.0})
+    for i, ms in enumerate(nccl_ms):
+        _insert(con, "raw_nccl_tests", {
+            "source_file": f"p2p/tc/nccl/{setting}.log", "campaign": "tc", "source_line": i + 10,
+            "size_bytes": SIZE, "count": SIZE // 4, "type": "float", "redop": "sum", "root": -1,
+            "placement": "out-of-place", "cycle": i + 1, "time_s": ms / 1e3, "layout": "current"})
+
+
+def _pair(con, recv, send, rtt_ms=None, nccl_s=(), iperf=None, lost=False):
+    base = f"p2p/sw/{recv}_from_{send}"
+    ctx = {"receiver": recv, "sender": send, "path": "vpn"}
+    if rtt_ms is not None or lost:
+        _file(con, "sw", base + ".txt", "ping", ctx)
+        _insert(con, "raw_ping", {
+            "source_file": base + ".txt", "campaign": "sw", "source_line": 7, "destination": "10.8.0.9",
+            "packets_transmitted": 3, "packets_received": 0 if lost else 3,
+            "packet_loss_fraction": 1.0 if lost else 0.0,
+            "rtt_avg_ms": None if lost else rtt_ms})
+    if nccl_s:
+        _file(con, "sw", base + ".log", "nccl_tests", {**ctx, "backend": "nccl"})
+        for i, t in enumerate(nccl_s):
+            _insert(con, "raw_nccl_tests", {
+                "source_file": base + ".log", "campaign": "sw", "source_line": 10 + i,
+                "size_bytes": MIB_PAIR, "count": MIB_PAIR // 4, "type": "float", "redop": "sum",
+                "root": -1, "placement": "out-of-place", "cycle": i + 1, "time_s": t,
+                "layout": "current"})
+    for path, bps in (iperf or {}).items():
+        _file(con, "sw", f"{base}-{path}.json", "iperf3", {**ctx, "path": path})
+        _insert(con, "raw_iperf3", {"source_file": f"{base}-{path}.json", "campaign": "sw",
+                                    "source_line": 1, "num_streams": 32, "received_bits_per_s": bps})
+
+
+def warehouse(skip_pair: tuple[str, str] | None = None) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute("""create table raw_campaigns (campaign varchar, area varchar, kind varchar,
+        title varchar, date date, provenance varchar, hosts json, links json, params json,
+        manifest_file varchar)""")
+    con.execute("""create table raw_files (source_file varchar, campaign varchar, format varchar,
+        manifest_status varchar, reason varchar, context json, size_bytes bigint, sha256 varchar)""")
+    con.execute(REGISTRY_DDL)
+    for fmt in (nccl_tests.FORMAT, gloo_bench.FORMAT, ping.FORMAT, iperf3.FORMAT):
+        ensure_table(con, fmt)
+    con.execute("create table ref_aws_regions as select * from (values "
+                "('us-west-2', 'Oregon', 1, 's'), ('us-east-1', 'Virginia', 2, 's'), "
+                "('eu-west-1', 'Ireland', 3, 's')) t(region, name, sort_order, source)")
+    for name, params in (("tc", {"instance_type": "p3.2xlarge", "commands": {"nccl": "x <y>"}}),
+                         ("sw", {"env": {"NCCL_SOCKET_IFNAME": "wg0"}})):
+        _insert(con, "raw_campaigns", {"campaign": name, "area": "p2p", "kind": "p2p",
+                                       "title": name, "provenance": "reconstructed",
+                                       "params": json.dumps(params)})
+    # Gloo: 10 ms + 4 x delay; NCCL: 5 ms + 1 x delay (medians are the middle values).
+    _tc(con, "none", 0, None, (9, 10, 11), (4, 5, 6))
+    _tc(con, "d10", 10, None, (50, 49, 51), (15, 14, 16))
+    _tc(con, "d20", 20, None, (90, 91, 89), (25, 24, 26))
+    # Caps: wire time = 10e6 bits / cap = 10 ms at 1 Gbit/s, 5 ms at 2 Gbit/s.
+    # Gloo: 2 ms + 1.25 x wire -> 14.5, 8.25 ms; NCCL: 1 ms + 1.0 x wire -> 11, 6 ms.
+    _tc(con, "c1", 0, 1, (14.5, 14, 15), (11, 10.5, 11.5))
+    _tc(con, "c2", 0, 2, (8.25, 8, 8.5), (6, 5.5, 6.5))
+    # A combined setting is in the tc table but in neither fit.
+    _tc(con, "d10c1", 10, 1, (100, 100, 100), (100, 100, 100))
+    pairs = [("us-west-2", "us-east-1", dict(rtt_ms=50.0, nccl_s=(0.08, 0.1, 0.12),
+                                             iperf={"public": 1e9, "vpn": 2e8})),
+             ("us-east-1", "us-west-2", dict(rtt_ms=52.0, nccl_s=(0.16,))),
+             ("us-west-2", "eu-west-1", dict(lost=True, nccl_s=(0.2,))),
+             ("eu-west-1", "us-west-2", dict(rtt_ms=120.0, nccl_s=(0.4,)))]
+    for recv, send, kw in pairs:
+        if (recv, send) != skip_pair:
+            _pair(con, recv, send, **kw)
+    build(con)
+    return con
+
+
+def rows(con, sql):
+    cur = con.execute(sql)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+@pytest.fixture(scope="module")
+def con():
+    return warehouse()
+
+
+def test_round_trips_and_cap_share(con):
+    cost = {r["backend"]: r for r in rows(con, "select * from fct_p2p_network_cost")}
+    # Gloo medians 10, 50, 90 ms at delay 0, 10, 20 ms: slope (90-10)/(20-0) = 4 round trips.
+    assert cost["gloo"]["round_trips"] == pytest.approx(4.0)
+    assert cost["gloo"]["base_time_s"] == pytest.approx(0.010)
+    # NCCL medians 5, 15, 25 ms: slope 1; Gloo pays 4 / 1 = 4 times as many round trips.
+    assert cost["nccl"]["round_trips"] == pytest.approx(1.0)
+    assert cost["gloo"]["round_trips_vs_nccl"] == pytest.approx(4.0)
+    assert cost["gloo"]["n_delay_settings"] == 3          # none, d10, d20 (not d10c1)
+    # Gloo 14.5 ms at 10 ms wire, 8.25 ms at 5 ms wire: s = 6.25/5 = 1.25 -> share 1/1.25 = 0.8.
+    assert cost["gloo"]["wire_time_slope"] == pytest.approx(1.25)
+    assert cost["gloo"]["effective_fraction_of_cap"] == pytest.approx(0.8)
+    assert cost["gloo"]["cap_intercept_s"] == pytest.approx(0.002)
+    # NCCL 11 and 6 ms: s = 5/5 = 1 -> fills the cap.
+    assert cost["nccl"]["effective_fraction_of_cap"] == pytest.approx(1.0)
+
+
+def test_tc_cells_median_spread_and_share(con):
+    cell = rows(con, "select * from fct_p2p_tc_times where setting_id = 'c1' and backend = 'gloo'")[0]
+    assert cell["n_transfers"] == 3                         # the sender's line is not counted
+    assert cell["median_time_s"] == pytest.approx(0.0145)
+    assert (cell["min_time_s"], cell["max_time_s"]) == (pytest.approx(0.014), pytest.approx(0.015))
+    # effective = 10e6 bits / 0.0145 s = 689.655 Mbit/s; share of 1 Gbit/s = 0.689655
+    assert cell["fraction_of_cap"] == pytest.approx(10e6 / 0.0145 / 1e9)
+    order = [r["setting_id"] for r in rows(con, "select * from dim_p2p_tc_settings order by setting_order")]
+    assert order == ["none", "d10", "d20", "c2", "c1", "d10c1"]   # default, delays, loosest cap first
+    cols = rows(con, "select backend from dim_p2p_tc_columns order by column_order")
+    assert [c["backend"] for c in cols] == ["gloo", "nccl"]
+
+
+def test_region_pairs_bandwidth_asymmetry_window(con):
+    pairs = {(r["receiver"], r["sender"]): r for r in rows(con, "select * from fct_p2p_region_pairs")}
+    ab = pairs[("us-west-2", "us-east-1")]
+    # median of 0.08, 0.1, 0.12 s = 0.1 s -> 8e6 bits / 0.1 s = 80 Mbit/s
+    assert ab["nccl_bits_per_s"] == pytest.approx(80e6)
+    # reverse: 8e6 / 0.16 = 50 Mbit/s -> asymmetry 80/50 - 1 = 0.6
+    assert ab["nccl_asymmetry_fraction"] == pytest.approx(0.6)
+    # window = 80e6 bit/s x 0.050 s / 8 = 500,000 bytes
+    assert ab["window_bytes"] == pytest.approx(500_000)
+    assert ab["rtt_avg_s"] == pytest.approx(0.050)
+    assert (ab["iperf3_public_bits_per_s"], ab["iperf3_vpn_bits_per_s"]) == (1e9, 2e8)
+    assert pairs[("us-east-1", "us-west-2")]["iperf3_public_bits_per_s"] is None
+    assert len(rows(con, "select * from fct_p2p_region_matrix")) == 9   # 3 x 3 with the diagonal
+
+
+def test_total_loss_gives_empty_delay_and_a_note(con):
+    lost = rows(con, "select * from fct_p2p_region_pairs where receiver = 'us-west-2' "
+                     "and sender = 'eu-west-1'")[0]
+    assert lost["rtt_avg_s"] is None and lost["window_bytes"] is None   # unknown, not zero
+    assert lost["nccl_bits_per_s"] == pytest.approx(8e6 / 0.2)          # 40 Mbit/s still shown
+    notes = rows(con, "select * from fct_p2p_data_quality")
+    assert [(n["source_file"], n["receiver"]) for n in notes] == [
+        ("p2p/sw/us-west-2_from_eu-west-1.txt", "us-west-2")]
+    assert "no reply to 3 packet(s)" in notes[0]["issue"]
+
+
+def test_removing_one_pair_removes_exactly_its_row_and_cells(con):
+    without = warehouse(skip_pair=("us-west-2", "us-east-1"))
+    key = lambda r: (r["receiver"], r["sender"])                          # noqa: E731
+    before = {key(r): r for r in rows(con, "select * from fct_p2p_region_pairs")}
+    after = {key(r): r for r in rows(without, "select * from fct_p2p_region_pairs")}
+    assert set(before) - set(after) == {("us-west-2", "us-east-1")} and set(after) < set(before)
+    measured = ("rtt_avg_s", "nccl_bits_per_s")
+    cells_before = {key(r): r for r in rows(con, "select * from fct_p2p_region_matrix")}
+    cells_after = {key(r): r for r in rows(without, "select * from fct_p2p_region_matrix")}
+    assert set(cells_before) == set(cells_after)                          # no shifted cells
+    for k in cells_before:
+        for field in measured:
+            if k == ("us-west-2", "us-east-1"):
+                assert cells_after[k][field] is None
+            else:
+                assert cells_after[k][field] == cells_before[k][field]
+
+
+def test_quarantined_file_becomes_a_note():
+    con = warehouse()
+    con.execute("update ingest_registry set status = 'quarantined', reason = 'x.log:3: expected a, "
+                "found b' where source_file = 'p2p/sw/eu-west-1_from_us-west-2.log'")
+    build(con, only={"fct_p2p_data_quality"})
+    notes = rows(con, "select issue from fct_p2p_data_quality order by issue")
+    assert "x.log:3: expected a, found b" in [n["issue"] for n in notes]
+
+
+def test_method_flattens_env_and_commands(con):
+    got = {(r["campaign"], r["section"], r["name"]): r["value"]
+           for r in rows(con, "select * from fct_p2p_method")}
+    assert got[("sw", "env", "NCCL_SOCKET_IFNAME")] == "wg0"
+    assert got[("tc", "command", "nccl")] == "x <y>"
+    assert got[("tc", "param", "instance_type")] == "p3.2xlarge"
+
+
+def test_charts_are_byte_identical_across_builds(con):
+    other = warehouse()
+    for chart in point_to_point.CHARTS:
+        first, second = chart.render(con), chart.render(other)
+        assert first == second, chart.name
+        assert first.startswith("<svg") and "NaN" not in first and "None" not in first
+    heat = point_to_point.delay_matrix(con)
+    # no data: the lost ping (us-west-2 <- eu-west-1) and both directions us-east-1 / eu-west-1
+    assert heat.count(">—<") == 3
+    assert heat.count(">·<") == 3      # the diagonal
