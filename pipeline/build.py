@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dagster import DagsterInstance
+from dagster import AssetSelection, DagsterInstance
 
 from .definitions import build_definitions
 from .project import Project
@@ -16,17 +16,16 @@ from .project import Project
 TREE = ("raw_data", "sql", "templates", "docs", "mkdocs.yml")
 
 
-def build(project: Project, raise_on_error: bool = True, selection: str | None = None):
-    """Materialize every asset (or a selection such as ``"* - site"``) and run its checks."""
+def build(project: Project, raise_on_error: bool = True, site: bool = True):
+    """Materialize every asset (without the mkdocs site when ``site`` is false) and run checks."""
     defs = build_definitions(project)
     job = defs.resolve_implicit_global_asset_job_def()
-    if selection:
-        from dagster import AssetSelection
-        keys = AssetSelection.from_string(selection).resolve(defs.resolve_asset_graph())
-        return job.execute_in_process(instance=DagsterInstance.ephemeral(),
-                                      raise_on_error=raise_on_error, asset_selection=list(keys))
+    selection = AssetSelection.all()
+    if not site:
+        selection = selection - AssetSelection.assets("site")
+    keys = selection.resolve(defs.resolve_asset_graph())
     return job.execute_in_process(instance=DagsterInstance.ephemeral(),
-                                  raise_on_error=raise_on_error)
+                                  raise_on_error=raise_on_error, asset_selection=list(keys))
 
 
 def copy_tree(src: Path, dest: Path) -> Project:

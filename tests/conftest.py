@@ -10,7 +10,7 @@ from pipeline.build import build, copy_tree
 REPO = Path(__file__).resolve().parent.parent
 
 
-def build_copy(dest: Path, edit=None, selection=None):
+def build_copy(dest: Path, edit=None, site=True):
     """Copy the project's inputs to ``dest``, apply ``edit(root)``, build, return the Project."""
     project = copy_tree(REPO, dest)
     if edit:
@@ -18,7 +18,7 @@ def build_copy(dest: Path, edit=None, selection=None):
     old = os.environ.get("INTERCONNECT_DB")
     os.environ["INTERCONNECT_DB"] = str(dest / ".warehouse" / "test.duckdb")
     try:
-        result = build(project, selection=selection)
+        result = build(project, site=site)
     finally:
         if old is None:
             os.environ.pop("INTERCONNECT_DB", None)

@@ -108,6 +108,14 @@ def test_bad_fixtures_name_file_offset_and_reason(path):
     # one key with value type 99, which GGUF does not define; the type sits at 24 + 8 + 1
     (b"GGUF\x03\x00\x00\x00" + (0).to_bytes(8, "little") + (1).to_bytes(8, "little")
      + (1).to_bytes(8, "little") + b"k" + (99).to_bytes(4, "little"), 33, "GGUFValueType"),
+    # a key that is not UTF-8 (b"\xff"), UINT8 value 7: the reader decodes the key after
+    # reading the value, so the offset named is the value's, 24 + 8 + 1 + 4 = 37
+    (b"GGUF\x03\x00\x00\x00" + (0).to_bytes(8, "little") + (1).to_bytes(8, "little")
+     + (1).to_bytes(8, "little") + b"\xff" + (0).to_bytes(4, "little") + b"\x07", 37, "invalid UTF-8"),
+    # a STRING value that is not UTF-8: named by its field's offset, 24
+    (b"GGUF\x03\x00\x00\x00" + (0).to_bytes(8, "little") + (1).to_bytes(8, "little")
+     + (1).to_bytes(8, "little") + b"k" + (8).to_bytes(4, "little") + (2).to_bytes(8, "little")
+     + b"\xc3\x28", 24, "invalid UTF-8"),
 ])
 def test_inline_bytes(tmp_path, data, offset, words):
     path = tmp_path / "inline.gguf"

@@ -46,7 +46,7 @@ def test_quarantine_and_duplicates(tree):
     assert con.execute("select source_file, v from raw_toy order by 1").fetchall() == [
         ("deployments/c/a", 1), ("deployments/c/b", 2)]
     reasons = dict(con.execute("select source_file, reason from ingest_registry "
-                               "where status = 'quarantined'").fetchall())
+                               "where status in ('quarantined', 'duplicate')").fetchall())
     assert reasons["deployments/c/c"] == "deployments/c/c:1: expected a line 'v=<number>', found 'garbage'"
     assert "same content" in reasons["deployments/c/d"] and "deployments/c/a" in reasons["deployments/c/d"]
 
@@ -86,3 +86,12 @@ def test_same_bytes_other_context_both_ingested(tmp_path):
     con = duckdb.connect()
     s = _run(con, tmp_path)
     assert (s.parsed, s.quarantined) == (2, 0)
+
+
+def test_duplicate_ingested_once_its_twin_is_gone(tree):
+    con = duckdb.connect()
+    _run(con, tree)
+    (tree / "deployments/c/a").unlink()
+    _run(con, tree)
+    # d has a's bytes; with a removed it is no longer a duplicate and its row appears
+    assert con.execute("select v from raw_toy where source_file like '%/d'").fetchall() == [(1,)]

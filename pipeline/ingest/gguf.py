@@ -120,7 +120,6 @@ def parse(path: Path) -> list[dict]:
         head = f.read(4)
     if head != b"GGUF":
         raise ParseError(path, 0, "GGUF magic b'GGUF'", f"{head!r}")
-    reader = None
     try:
         # Bound before __init__ runs, so a failure inside it can name its offset.
         reader = _MetadataReader.__new__(_MetadataReader)

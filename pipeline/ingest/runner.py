@@ -72,13 +72,15 @@ def ingest_format(con, fmt: Format, raw_data: Path, log=None) -> IngestSummary:
     for source_file, campaign, sha, context in listed:
         duplicate_of = first_seen.setdefault((campaign, sha, context), source_file)
         prev = known.get(source_file)
-        unchanged = prev is not None and prev[2] == sha and prev[3] == fmt.version
+        # A duplicate's status depends on other files, so it is decided again on every run.
+        unchanged = (prev is not None and prev[2] == sha and prev[3] == fmt.version
+                     and prev[4] != "duplicate")
         if unchanged and duplicate_of == source_file:
             summary.skipped += 1
             continue
         con.execute(f'delete from "{fmt.table}" where source_file = ?', [source_file])
         if duplicate_of != source_file:
-            _record(con, source_file, fmt, sha, "quarantined",
+            _record(con, source_file, fmt, sha, "duplicate",
                     f"{source_file}: same content (sha256 {sha[:12]}) and context as "
                     f"{duplicate_of}; ingested once", 0)
             summary.quarantined += 1

@@ -25,7 +25,7 @@ unusable as (
     from raw_files as files
     join campaigns on campaigns.campaign = files.campaign
     left join ingest_registry as registry on registry.source_file = files.source_file
-    where files.manifest_status <> 'listed' or registry.status = 'quarantined'
+    where files.manifest_status <> 'listed' or registry.status in ('quarantined', 'duplicate')
 ),
 final as (
     select * from no_reply

@@ -1,0 +1,89 @@
+"""llama-server log-line parser: every message shape, garbage, and the timing carry-over."""
+import pytest
+
+from pipeline.ingest.llama_server_log import FIELDS, TimingContext, parse_message
+
+
+def fields(**given):
+    return {**dict.fromkeys(FIELDS), **given}
+
+
+SHAPES = [
+    ("slot launch_slot_: id  0 | task 11924 | processing task",
+     fields(event="launch", slot_id=0, task_id=11924)),
+    ("slot launch_slot_: id  3 | task 7 | processing task, is_child = 0",
+     fields(event="launch", slot_id=3, task_id=7)),
+    ("slot update_slots: id  0 | task 11924 | new prompt, n_ctx_slot = 131072, n_keep = 0, task.n_tokens = 13959",
+     fields(event="new_prompt", slot_id=0, task_id=11924, tokens=13959)),
+    ("slot update_slots: id  0 | task 11924 | prompt processing progress, n_tokens = 256, batch.n_tokens = 256, progress = 0.018339",
+     fields(event="prompt_progress", slot_id=0, task_id=11924, tokens=256)),
+    ("slot update_slots: id  0 | task 11924 | prompt done, n_tokens = 13959, batch.n_tokens = 135",
+     fields(event="prompt_done", slot_id=0, task_id=11924, tokens=13959)),
+    ("slot print_timing: id  0 | task 11924 | ",
+     fields(event="timing_header", slot_id=0, task_id=11924)),
+    ("slot print_timing: id  0 | task 11924 |",  # trailing blank trimmed on the way
+     fields(event="timing_header", slot_id=0, task_id=11924)),
+    ("prompt eval time =   30485.00 ms / 13959 tokens (    2.18 ms per token,   457.90 tokens per second)",
+     fields(event="prompt_eval", ms=30485.0, tokens=13959)),
+    ("       eval time =   40988.00 ms /   962 tokens (   42.61 ms per token,    23.47 tokens per second)",
+     fields(event="eval", ms=40988.0, tokens=962)),
+    ("      total time =   71473.00 ms / 14921 tokens",
+     fields(event="total", ms=71473.0, tokens=14921)),
+    ("draft acceptance rate = 0.71200 (  712 accepted /  1000 generated)",
+     fields(event="draft_acceptance", accepted=712, generated=1000)),
+    # newer llama.cpp prints each timing line with its own slot prefix
+    ("slot print_timing: id  1 | task 42 | prompt eval time =     120.50 ms /    64 tokens (    1.88 ms per token,   531.12 tokens per second)",
+     fields(event="prompt_eval", slot_id=1, task_id=42, ms=120.5, tokens=64)),
+    ("slot      release: id  0 | task 11924 | stop processing: n_tokens = 14920, truncated = 0",
+     fields(event="release", slot_id=0, task_id=11924, tokens=14920)),
+    ("srv  get_availabl: updating prompt cache", fields(event="cache_update_start")),
+    ("srv   prompt_save:  - saving prompt with length 98100, total state size = 3301.125 MiB",
+     fields(event="prompt_save", tokens=98100, state_mib=3301.125)),
+    ("srv   prompt_save:  - saving prompt with length 512, total state size = 17.250 MiB (draft: 0.000 MiB)",
+     fields(event="prompt_save", tokens=512, state_mib=17.25)),
+    ("srv        update:  - cache state: 1 prompts, 3301.125 MiB (limits: 8192.000 MiB, 131072 tokens, 325573 est)",
+     fields(event="cache_state", state_mib=3301.125)),
+    ("srv  get_availabl: prompt cache update took 14418.00 ms",
+     fields(event="cache_update_done", ms=14418.0)),
+    # --log-timestamps / --log-prefix put time and level in front
+    ("0.05.123.456 I slot launch_slot_: id  0 | task 9 | processing task",
+     fields(event="launch", slot_id=0, task_id=9)),
+    # other lines: no event, but a slot prefix still yields slot and task
+    ("slot get_availabl: id  0 | task -1 | selected slot by LRU, t_last = -1",
+     fields(slot_id=0, task_id=-1)),
+    ("slot print_timing: id  0 | task 11924 |    graphs reused =         12", fields(slot_id=0, task_id=11924)),
+    ("srv  log_server_r: request: POST /v1/chat/completions 192.168.0.15 200", fields()),
+    ("srv        update:    - prompt 0x5b1c3e0a8f10:   98100 tokens, checkpoints:  0,  3301.125 MiB", fields()),
+    ("main: server is listening on http://0.0.0.0:8080 - starting the main loop", fields()),
+    ("", fields()),
+    (None, fields()),
+    ("   ", fields()),
+    ("\x00\x01\ufffd garbage \x7f", fields()),
+    ("prompt eval time = lots ms / many tokens", fields()),
+    ("slot : id x | task y | processing task", fields()),
+    ("eval time = 1.0 ms / 2 tokens\nsecond line", fields(event="eval", ms=1.0, tokens=2)),
+]
+
+
+@pytest.mark.parametrize("message, expected", SHAPES, ids=[repr(s[0])[:48] for s in SHAPES])
+def test_message_shapes(message, expected):
+    assert parse_message(message) == expected
+
+
+def test_continuation_lines_take_the_header_of_their_own_stream():
+    ctx = TimingContext()
+    a, b = (2291, "frank-dragoon.service"), (3001, "frank-zealot.service")
+    assert ctx.parse(a, "eval time = 5.00 ms / 1 tokens")["slot_id"] is None  # no header yet
+    ctx.parse(a, "slot print_timing: id  0 | task 500 | ")
+    ctx.parse(b, "slot print_timing: id  1 | task 77 | ")
+    row_a = ctx.parse(a, "prompt eval time =    1200.00 ms /   600 tokens (    2.00 ms per token,   500.00 tokens per second)")
+    row_b = ctx.parse(b, "prompt eval time =     100.00 ms /    50 tokens")
+    assert (row_a["slot_id"], row_a["task_id"], row_a["tokens"]) == (0, 500, 600)
+    assert (row_b["slot_id"], row_b["task_id"], row_b["tokens"]) == (1, 77, 50)
+    # unrelated lines in between do not break the block; the draft line still belongs to task 500
+    ctx.parse(a, "slot print_timing: id  0 | task 500 |    graphs reused =          3")
+    row = ctx.parse(a, "draft acceptance rate = 0.75000 (   60 accepted /    80 generated)")
+    assert (row["slot_id"], row["task_id"], row["accepted"], row["generated"]) == (0, 500, 60, 80)
+    # a prefixed timing line (newer llama.cpp) also sets the stream's task
+    ctx.parse(a, "slot print_timing: id  0 | task 501 | prompt eval time = 1.00 ms / 1 tokens")
+    assert ctx.parse(a, "      total time = 2.00 ms / 2 tokens")["task_id"] == 501
