@@ -1,0 +1,122 @@
+"""The whole pipeline on the committed raw_data/, built into a scratch folder.
+
+Expected figures are recomputed here from the raw files with plain Python (json, re), by the
+formulas the page states, independently of the parsers and the SQL.
+"""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pipeline.freshness import stale_files
+
+from conftest import REPO
+
+CAMPAIGN = REPO / "raw_data/deployments/qwen38-27b-pp"
+
+
+def page(project, name="ethernet-bandwidth-math"):
+    return (project.docs / f"{name}.md").read_text()
+
+
+def test_site_built(built):
+    assert (built.site / "ethernet-bandwidth-math" / "index.html").is_file()
+    assert (built.site / "point-to-point" / "index.html").is_file()
+    assert (built.site / "index.html").is_file()
+
+
+def test_committed_docs_are_fresh(built):
+    """Fails when docs/ was not regenerated after a change to raw_data/, sql/ or templates/."""
+    assert stale_files(REPO / "docs", built.docs) == []
+
+
+def test_iperf3_figures(built):
+    text = page(built)
+    for name, arrow in (("claw-to-server", "claw→server"), ("server-to-claw", "server→claw")):
+        doc = json.loads((CAMPAIGN / f"iperf3/{name}.json").read_text())
+        # MB/s = received bits/s / 8 / 10^6, shown without decimals
+        mb_s = doc["end"]["sum_received"]["bits_per_second"] / 8 / 1e6
+        assert f"{mb_s:,.0f} MB/s {arrow}" in text
+
+
+def test_ping_summaries(built):
+    text = page(built)
+    for path in sorted((CAMPAIGN / "ping").glob("*.txt")):
+        m = re.search(r"= ([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) ms", path.read_text())
+        assert f"min {m[1]} / avg {m[2]} / max {m[3]} / mdev {m[4]} ms" in text
+
+
+def _journal_figures():
+    prompt = decode = None
+    for line in (CAMPAIGN / "journal/frank-dragoon.json").read_text().splitlines():
+        msg = json.loads(line)["MESSAGE"]
+        if isinstance(msg, str) and msg.startswith("prompt eval time"):
+            ms, tokens = re.search(r"= +([\d.]+) ms / +(\d+) tokens", msg).groups()
+            prompt = prompt or (float(ms), int(tokens))
+        elif isinstance(msg, str) and msg.lstrip().startswith("eval time"):
+            ms, tokens = re.search(r"= +([\d.]+) ms / +(\d+) tokens", msg).groups()
+            decode = decode or (float(ms), int(tokens))
+    return prompt, decode
+
+
+def test_prefill_and_decomposition(built):
+    text = page(built)
+    (prompt_ms, prompt_tokens), (decode_ms, decode_tokens) = _journal_figures()
+    tok_s = prompt_tokens / (prompt_ms / 1000)            # tokens / seconds
+    assert f"**{tok_s:,.1f} tok/s** ({prompt_ms:,.0f} ms" in text
+    ubatch_ms = 256 / tok_s * 1000                         # UBATCH_SIZE=256 positions per ubatch
+    assert f"| ubatch total | {ubatch_ms:,.0f} ms = {ubatch_ms / 256:.2f} ms/token" in text
+    assert f"**{decode_tokens / (decode_ms / 1000):.2f} tok/s**" in text
+
+
+def test_layer_split_by_hand(built):
+    # TENSOR_SPLIT=0.68,0.32 -> cumulative shares 0.68, 1.0; 65 blocks + output = 66 offloaded;
+    # layer i goes to device 0 while 0.68 > i/66, i.e. i <= 44: 45 blocks on claw, 20 on server.
+    # Full attention at (i+1) % 4 == 0: i = 3..43 step 4 -> 11 on claw; 47..63 -> 5 on server.
+    assert "| Blocks | 65 (45 on worker claw, 20 on head server)" in page(built)
+    assert "16 total, interval 4 (11 worker / 5 head)" in page(built)
+    # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048
+    assert "3,136 B (K q8&#95;0 1,088 + V f16 2,048)" in page(built)
+
+
+def _capture(path: Path, iface: str):
+    """(time, tx_bytes) samples of one interface from a netdev capture."""
+    samples, ts = [], None
+    for line in path.read_text().splitlines():
+        if line.startswith("@ "):
+            ts = float(line[2:])
+        elif ts is not None and line.strip().startswith(iface + ":"):
+            fields = line.split(":", 1)[1].split()
+            samples.append((ts, int(fields[8])))
+    return samples
+
+
+def _window_bytes(samples, start, end, guard=1.0):
+    at = lambda t: [v for s, v in samples if s <= t][-1]            # counter at last sample <= t
+    idle = [(s, v) for s, v in samples if s <= start - guard]
+    idle_rate = (idle[-1][1] - idle[0][1]) / (idle[-1][0] - idle[0][0])
+    return at(end) - at(start) - idle_rate * (end - start)
+
+
+def test_wire_bytes_per_position(built):
+    """Sender tx delta over [new prompt, + prompt eval time], idle removed, / prompt tokens."""
+    (prompt_ms, tokens), _ = _journal_figures()
+    start = None
+    for line in (CAMPAIGN / "journal/frank-dragoon.json").read_text().splitlines():
+        entry = json.loads(line)
+        if "task 11924 | new prompt" in str(entry["MESSAGE"]):
+            start = int(entry["__REALTIME_TIMESTAMP"]) / 1e6
+    end = start + prompt_ms / 1000
+    text = page(built)
+    for host, direction in (("server", "head → worker"), ("claw", "worker → head")):
+        per_pos = _window_bytes(_capture(CAMPAIGN / f"netdev/{host}-prefill.netdev", "eno1"),
+                                start, end) / tokens
+        assert f"| {direction} | {per_pos / 1024:.1f} KiB/position |" in text
+
+
+def test_nothing_quarantined_in_committed_data(built):
+    import duckdb
+    con = duckdb.connect(str(built.root / ".warehouse/test.duckdb"), read_only=True)
+    bad = con.execute("select source_file, reason from ingest_registry where status <> 'ok'").fetchall()
+    assert bad == []
