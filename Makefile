@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 
-.PHONY: install docs test check dev serve lab-tools clean
+.PHONY: install tools docs test check dev serve clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,8 +22,14 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 docs: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/dagster asset materialize -m pipeline.definitions --select '*'
 
+# System tools the lab and browser tests drive (iperf3, iproute2, ethtool, ping). Installed with
+# apt when running as root; otherwise those tests skip with the reason (and fail under CI=true).
+tools:
+	@if [ "$$(id -u)" = 0 ]; then sh scripts/install_lab_tools.sh; \
+	 else echo "not root: not installing lab tools; tests that need them will say so"; fi
+
 # The whole test suite (includes the end-to-end build and the docs-staleness check).
-test: install
+test: install tools
 	$(BIN)/python -m pytest
 
 # Fails, naming the files, when the committed docs/ differ from a fresh build.
