@@ -22,11 +22,13 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 docs: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/dagster asset materialize -m pipeline.definitions --select '*'
 
-# System tools the lab and browser tests drive (iperf3, iproute2, ethtool, ping). Installed with
-# apt when running as root; otherwise those tests skip with the reason (and fail under CI=true).
-tools:
+# System tools the lab and browser tests drive (iperf3, iproute2, ethtool, ping; Debian's
+# chromium for Playwright). Installed with apt when running as root; otherwise those tests skip
+# with the reason (and fail under CI=true).
+tools: install
 	@if [ "$$(id -u)" = 0 ]; then sh scripts/install_lab_tools.sh; \
 	 else echo "not root: not installing lab tools; tests that need them will say so"; fi
+	sh scripts/install_browser.sh $(BIN)/python
 
 # The whole test suite (includes the end-to-end build and the docs-staleness check).
 test: install tools

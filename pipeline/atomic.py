@@ -14,6 +14,10 @@ def write_if_changed(path: Path, data: bytes | str) -> bool:
     if path.exists() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
+    # A build killed mid-write leaves its temp file; builds hold the writer lock, so any
+    # temp file of this target is stale.
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

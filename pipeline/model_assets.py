@@ -32,14 +32,16 @@ def sql_check(test: models.Model, tables: dict[str, list[str]], model_names: lis
     if target_table is None:
         raise models.ModelError(f"{test.path}: reads no known table, so it checks nothing")
 
-    @asset_check(asset=AssetKey(target_table), name=test.name,
-                 description=test.grain or test.description or f"{test.path.name} returns no rows")
+    @asset_check(asset=AssetKey(target_table), name=test.name, blocking=test.blocking,
+                 description=test.check_sentence)
     def _check(context: AssetCheckExecutionContext, warehouse: Warehouse) -> AssetCheckResult:
         with warehouse.connect() as con:
             rows = models.run_test(con, test)
-        return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
+        severity = AssetCheckSeverity.ERROR if test.blocking else AssetCheckSeverity.WARN
+        return AssetCheckResult(passed=not rows, severity=severity,
                                 metadata={"failing_rows": len(rows),
-                                          "first_rows": repr(rows[:5])})
+                                          "first_rows": repr(rows[:5]),
+                                          "sql_file": f"sql/tests/{test.path.name}"})
 
     return _check
 

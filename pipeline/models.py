@@ -16,6 +16,8 @@ import duckdb
 
 LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_CHECK = re.compile(r"^\s*--\s*check:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_BLOCKING = re.compile(r"^\s*--\s*blocking:\s*true\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 class ModelError(Exception):
@@ -47,7 +49,22 @@ class Model:
     @property
     def description(self) -> str:
         lines = [ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")]
-        return " ".join(ln for ln in lines if not ln.lower().startswith("grain:"))
+        return " ".join(ln for ln in lines
+                        if not ln.lower().startswith(("grain:", "check:", "blocking:")))
+
+    @property
+    def check_sentence(self) -> str:
+        """A test's one-line statement of what must hold (``-- check: …``)."""
+        m = _CHECK.search(self.sql)
+        if m:
+            return m.group(1).strip()
+        first = next((ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")), "")
+        return first or f"{self.path.name} returns no rows"
+
+    @property
+    def blocking(self) -> bool:
+        """``-- blocking: true``: a failure stops what is downstream from being published."""
+        return bool(_BLOCKING.search(self.sql))
 
 
 def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:

@@ -8,6 +8,7 @@ from . import pages as pages_mod
 from .atomic import write_if_changed
 from .charts import Chart, discover_charts
 from .project import Project
+from .provenance import Lineage
 from .resources import Warehouse
 from .site import build_site
 
@@ -23,10 +24,20 @@ def page_asset(page: pages_mod.Page, tables: dict[str, list[str]]):
         project = warehouse.project
         with warehouse.connect() as con:
             page_now = pages_mod.Page(project.templates / page.template.name, page.title, page.marts)
-            text = pages_mod.render(con, page_now)
+            text = pages_mod.render(con, page_now, lineage=Lineage(project.sql),
+                                    raw_data=project.raw_data)
+            downloads = {m: pages_mod.csv_bytes(con, m) for m in page.marts}
+        # every table of the page is downloadable next to it (written before the page links it)
+        for mart, payload in downloads.items():
+            write_if_changed(project.docs / pages_mod.csv_path(page_now, mart), payload)
+        data_dir = project.docs / page_now.slug / "data"
+        for old in sorted(data_dir.glob("*.csv")):
+            if old.stem not in downloads:
+                old.unlink()
         changed = write_if_changed(project.docs / page.output, text)
         return MaterializeResult(metadata={"path": f"docs/{page.output}", "changed": changed,
-                                           "bytes": len(text.encode())})
+                                           "bytes": len(text.encode()),
+                                           "csv_files": len(downloads)})
 
     return _render
 

@@ -99,7 +99,7 @@ def fetch_rows(con, table: str) -> list[dict]:
     return [{c: _plain(v) for c, v in zip(cols, row)} for row in cur.fetchall()]
 
 
-_MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "_": "&#95;", "[": "&#91;",
+_MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "[": "&#91;",
                "]": "&#93;", "{": "&#123;", "}": "&#125;", "\\": "&#92;", "$": "&#36;"}
 
 
@@ -107,6 +107,9 @@ def escape_text(value: str) -> str:
     """Data text as inert Markdown: no HTML, no table breaks, no emphasis, one line."""
     text = html.escape(value, quote=True)
     text = "".join(_MD_SPECIAL.get(ch, ch) for ch in text)
+    # An underscore inside a word is literal in Python-Markdown; one at a word edge could
+    # open or close emphasis, so only those are escaped (keeps q8_0 readable in the source).
+    text = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "&#95;", text)
     return re.sub(r"[\r\n]+", " ", text)
 
 
@@ -130,13 +133,51 @@ def environment(templates: Path) -> Environment:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       finalize=_finalize, autoescape=False)
     env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
+    # dash passes data text through: it must be escaped like any other data string
+    env.filters["dash"] = lambda v: Markup(_finalize(FILTERS["dash"](v)))
     env.filters["raw"] = lambda v: Markup(v)
     return env
 
 
-def render(con, page: Page, env: Environment | None = None) -> str:
+MAX_LISTED_SOURCES = 12
+
+
+def csv_path(page: Page, mart: str) -> str:
+    """Where a mart's CSV download lives, relative to docs/."""
+    return f"{page.slug}/data/{mart}.csv"
+
+
+def _sources_block(page: Page, marts: tuple[str, ...], found, indent: int) -> str:
+    pad = " " * indent
+    downloads = " · ".join(f"[{escape_text(m)}.csv]({csv_path(page, m)})" for m in marts)
+    lines = [f'{pad}??? abstract "Data behind this table: {len(found)} raw file(s)"',
+             f"{pad}    Download: {downloads} · every file: [Data sources](data-sources.md)", ""]
+    for src in found[:MAX_LISTED_SOURCES]:
+        lines.append(f"{pad}    - {escape_text(src.source_file)} · sha256 {src.sha256[:12]}"
+                     f" ({escape_text(src.kind)})")
+    if len(found) > MAX_LISTED_SOURCES:
+        lines.append(f"{pad}    - … and {len(found) - MAX_LISTED_SOURCES} more")
+    return "\n".join(lines) + "\n"
+
+
+def render(con, page: Page, env: Environment | None = None, lineage=None,
+           raw_data: Path | None = None) -> str:
+    """Render a page. With ``lineage`` and ``raw_data``, ``sources('mart')`` lists the raw
+    files behind a table (and links its CSV download); without them it renders nothing."""
     env = env or environment(page.template.parent)
     data = {name: fetch_rows(con, name) for name in page.marts}
+
+    def sources(*names: str, indent: int = 0) -> Markup:
+        """A collapsible note under a table: its raw files (path + short sha256) and CSVs."""
+        for name in names:
+            if name not in data:
+                raise PageError(f"{page.template}: sources('{name}') but '{name}' is not in its "
+                                f"front matter")
+        if lineage is None or raw_data is None:
+            return Markup("")
+        from .provenance import sources as find_sources
+        found = {s.source_file: s for n in names for s in find_sources(con, lineage, n, raw_data)}
+        return Markup(_sources_block(page, names, [found[k] for k in sorted(found)], indent))
 
     def row(name: str) -> dict:
         if name not in data:
@@ -147,8 +188,21 @@ def render(con, page: Page, env: Environment | None = None) -> str:
         return data[name][0]
 
     template = env.get_template(page.template.name)
-    text = template.render(**data, row=row, page=page)
+    text = template.render(**data, row=row, page=page, sources=sources)
     return text.rstrip("\n") + "\n"
+
+
+def csv_bytes(con, table: str) -> bytes:
+    """A mart as CSV: header, then rows in the mart's order, floats at full precision."""
+    import csv
+    import io
+    cur = con.execute(f'select * from "{table}"')
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([d[0] for d in cur.description])
+    for row in cur.fetchall():
+        writer.writerow(["" if v is None else _plain(v) for v in row])
+    return out.getvalue().encode("utf-8")
 
 
 def render_template(con, template_path: Path) -> str:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .lock import writer_lock
 from .project import Project
 
 
@@ -42,8 +43,16 @@ def swap_link(link: Path, target: Path) -> None:
 
 
 def build_site(project: Project, publish_dir: str | None = None) -> Path:
+    # The site step reads no table, so it would not take the writer lock on its own: a site
+    # materialized alone (from the UI) could race a full build over `.site.swap` and the
+    # cleanup of the previous build. Take it here too (re-entrant within one process).
+    writer_lock(project.warehouse)
     builds = project.root / ".site-builds"
     builds.mkdir(exist_ok=True)
+    # A build killed inside mkdocs leaves its staging folder; under the lock nothing else is
+    # writing here, so any staging folder is such a leftover.
+    for stale in sorted(builds.glob("staging-*")):
+        shutil.rmtree(stale, ignore_errors=True)
     staging = builds / f"staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",

@@ -1,5 +1,6 @@
 """Edit a copy of the raw data, rebuild, and check that exactly the dependent figures changed."""
 import json
+import re
 
 import duckdb
 import pytest
@@ -67,10 +68,16 @@ def test_ubatch_changes_only_ubatch_figures(built, ubatch_512):
     assert _rows(built, "fct_decode_what_if") == _rows(ubatch_512, "fct_decode_what_if")
 
 
+SOURCE_NOTE = re.compile(r"^\s+- .* · sha256 [0-9a-f]{12} \(")
+
+
 def _sections(lines):
-    """Heading -> lines, for every '##'/'###' section of the page."""
+    """Heading -> lines, for every '##'/'###' section, without the provenance notes (their
+    sha256 of the edited file changes wherever that file is a source, as it should)."""
     out, current = {}, "front"
     for line in lines:
+        if SOURCE_NOTE.match(line):
+            continue
         if line.startswith("## ") or line.startswith("### "):
             current = line.split(" ", 2)[1]
         out.setdefault(current, []).append(line)
@@ -85,6 +92,9 @@ def test_ubatch_page_diff_is_local(built, ubatch_512):
     # (0.4), decode (0.5), verdict (0.6: predicted rates are unchanged) and theory do not move
     assert changed == {"0.1", "0.2", "0.3"}
     rows = [(o, n) for o, n in zip(old["0.1"], new["0.1"]) if o != n]
+    # the edited env file's new sha256 shows in the provenance notes
+    env_notes = [l for l in _page_lines(ubatch_512) if "frank-dragoon.env · sha256" in l]
+    assert env_notes and all(l not in _page_lines(built) for l in env_notes)
     assert rows == [("| ubatch | 256 | `UBATCH_SIZE` in deployments/qwen38-27b-pp/env/frank-dragoon.env |",
                      "| ubatch | 512 | `UBATCH_SIZE` in deployments/qwen38-27b-pp/env/frank-dragoon.env |")]
 

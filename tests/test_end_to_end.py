@@ -77,7 +77,7 @@ def test_layer_split_by_hand(built):
     assert "| Blocks | 65 (45 on worker claw, 20 on head server)" in page(built)
     assert "16 total, interval 4 (11 worker / 5 head)" in page(built)
     # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048
-    assert "3,136 B (K q8&#95;0 1,088 + V f16 2,048)" in page(built)
+    assert "3,136 B (K q8_0 1,088 + V f16 2,048)" in page(built)
 
 
 def _capture(path: Path, iface: str):

@@ -41,7 +41,7 @@ def test_row_requires_exactly_one(tmp_path):
         pages.render_template(con, path)
 
 
-HOSTILE = "evil|host`x`<script>alert(1)</script>{{ 7*7 }}\nnext *bold* [l](u)"
+HOSTILE = "evil|host`x`<script>alert(1)</script>{{ 7*7 }}\nnext *bold* _it_ [l](u)"
 
 
 def test_hostile_text_is_inert(tmp_path):
@@ -54,6 +54,21 @@ def test_hostile_text_is_inert(tmp_path):
     assert "<script>" not in out and "`" not in out
     assert "{{" not in out and "49" not in out  # not evaluated as a template either
     assert "\n" not in row
+    assert "*bold*" not in out and "_it_" not in out   # no emphasis from data
+
+
+def test_filters_escape_data_text_too(tmp_path):
+    con = duckdb.connect()
+    con.execute("create table t as select ? as name", [HOSTILE])
+    path = _template(tmp_path, "| {{ row('t').name | dash }} |")
+    out = pages.render_template(con, path)
+    assert out.count("|") == 2 and "<script>" not in out
+
+
+def test_intraword_underscore_kept_readable(tmp_path):
+    con = duckdb.connect()
+    con.execute("create table t as select 'q8_0' as k")
+    assert pages.render_template(con, _template(tmp_path, "{{ row('t').k }}")) == "q8_0\n"
 
 
 def test_missing_value_is_an_error(tmp_path):

@@ -1,0 +1,44 @@
+-- grain: one row per published mart and column
+-- The site documents its own tables: every mart's columns with their DuckDB type, the unit the
+-- column name declares (project convention: base units, the unit in the name), the mart's
+-- grain sentence and the tables it is built from. Columns come from the catalog (the marts
+-- built before it), so the pages that describe the warehouse itself list no columns.
+with marts as (
+    select * from meta_models where layer = 'marts'
+),
+columns as (
+    select table_name, column_name, column_index, data_type
+    from meta_columns
+),
+units as (
+    select suffix, unit, priority from ref_column_units
+),
+matched as (
+    select
+        columns.table_name,
+        columns.column_name,
+        units.unit
+    from columns
+    join units on ends_with(columns.column_name, units.suffix)
+    qualify row_number() over (
+        partition by columns.table_name, columns.column_name
+        order by units.priority, length(units.suffix) desc) = 1
+),
+final as (
+    select
+        marts.model as table_name,
+        marts.grain,
+        marts.description,
+        marts.upstreams as built_from,
+        marts.sql_file,
+        columns.column_index,
+        columns.column_name,
+        columns.data_type,
+        matched.unit
+    from marts
+    left join columns on columns.table_name = marts.model
+    left join matched
+        on matched.table_name = columns.table_name and matched.column_name = columns.column_name
+)
+select * from final
+order by table_name, column_index nulls first

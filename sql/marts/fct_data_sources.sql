@@ -1,0 +1,44 @@
+-- grain: one row per raw file (measurement, manifest or declared parameter)
+-- Every file the site is built from, with its content hash, what became of it and which pages
+-- show figures derived from it.
+with measured as (
+    select
+        f.source_file,
+        f.campaign,
+        coalesce(f.format, '(none)') as kind,
+        f.size_bytes,
+        f.sha256,
+        coalesce(r.status, f.manifest_status) as status,
+        coalesce(r.reason, f.reason) as reason,
+        r.rows_ingested
+    from raw_files as f
+    left join ingest_registry as r on r.source_file = f.source_file
+),
+declared as (
+    select
+        d.source_file,
+        c.campaign,
+        d.kind,
+        d.size_bytes,
+        d.sha256,
+        'ok' as status,
+        null as reason,
+        d.rows_ingested
+    from meta_declared_files as d
+    left join raw_campaigns as c on c.manifest_file = d.source_file
+),
+used as (
+    select source_file, string_agg(distinct page_title, ', ' order by page_title) as used_by
+    from meta_page_sources
+    group by source_file
+),
+final as (
+    select
+        files.*,
+        coalesce(files.campaign, 'declared parameters') as group_label,
+        coalesce(used.used_by, '') as used_by
+    from (select * from measured union all select * from declared) as files
+    left join used on used.source_file = files.source_file
+)
+select * from final
+order by campaign nulls first, source_file

@@ -1,0 +1,80 @@
+-- grain: one row per campaign, measured link and iperf3 direction
+-- Every link that a deployment campaign measured, captured or reconstructed, in one list: the
+-- throughput iperf3 got in each direction, the ping RTT of the link and its line rate (the
+-- slower negotiated end, or the shaped rate where the campaign shaped it).
+with campaigns as (
+    select campaign, title, provenance, date, links
+    from raw_campaigns
+    where kind = 'deployment'
+),
+iperf as (
+    select campaign, link_id, sender, receiver, num_streams, duration_s, received_bits_per_s,
+           source_file as iperf3_file
+    from stg_deployment__iperf3
+),
+ping as (
+    select
+        campaign,
+        link_id,
+        min(rtt_min_s) as rtt_min_s,
+        avg(rtt_avg_s) as rtt_avg_s,
+        max(rtt_max_s) as rtt_max_s,
+        max(rtt_mdev_s) as rtt_mdev_s,
+        max(packet_loss_fraction) as packet_loss_fraction,
+        string_agg(source_file, ', ' order by source_file) as ping_files
+    from stg_deployment__ping
+    group by all
+),
+ethtool_by_context as (
+    select f.campaign, f.context->>'link' as link_id, min(e.negotiated_bits_per_s) as negotiated_bits_per_s
+    from stg_deployment__ethtool as e
+    join raw_files as f on f.source_file = e.source_file
+    where f.context->>'link' is not null
+    group by all
+),
+ethtool_by_interfaces as (
+    select campaign, link_id, negotiated_bits_per_s from fct_deployment_links
+),
+links as (
+    select campaign, link_id from iperf
+    union
+    select campaign, link_id from ping
+),
+final as (
+    select
+        links.campaign,
+        campaigns.title as campaign_title,
+        campaigns.provenance,
+        campaigns.date as campaign_date,
+        links.link_id,
+        coalesce(campaigns.links->links.link_id->>'label', links.link_id) as label,
+        campaigns.links->links.link_id->>'class' as link_class,
+        coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s) as negotiated_bits_per_s,
+        try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double)
+            as shaped_rate_bits_per_s,
+        iperf.sender,
+        iperf.receiver,
+        iperf.num_streams,
+        iperf.received_bits_per_s,
+        iperf.received_bits_per_s
+            / coalesce(try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double),
+                       coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s))
+            as line_rate_fraction,
+        iperf.iperf3_file,
+        ping.rtt_min_s,
+        ping.rtt_avg_s,
+        ping.rtt_max_s,
+        ping.rtt_mdev_s,
+        ping.packet_loss_fraction,
+        ping.ping_files
+    from links
+    join campaigns on campaigns.campaign = links.campaign
+    left join iperf on iperf.campaign = links.campaign and iperf.link_id = links.link_id
+    left join ping on ping.campaign = links.campaign and ping.link_id = links.link_id
+    left join ethtool_by_interfaces as by_if
+        on by_if.campaign = links.campaign and by_if.link_id = links.link_id
+    left join ethtool_by_context as by_ctx
+        on by_ctx.campaign = links.campaign and by_ctx.link_id = links.link_id
+)
+select * from final
+order by campaign, link_id, sender

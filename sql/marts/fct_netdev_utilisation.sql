@@ -1,0 +1,76 @@
+-- grain: one row per campaign, measured window (prefill, kv_snapshot), host and 50 Hz interval
+-- why: the utilisation charts of §0 draw each host's link rate over a measured window, so the
+-- ubatch bursts of the prefill and the saturated KV snapshot are visible. Only the measured
+-- link's interface in the capture matched to the window (int_deployment__window_traffic) is
+-- kept, from chart_margin_s before the window to chart_margin_s after it, so the idle edges
+-- show while the row count stays small. Rates are the interval's byte delta over its own
+-- length (intervals are ~20 ms but not exact); the fraction is of the negotiated line rate
+-- that ethtool reported for that host's interface.
+with windows as (
+    select campaign, window_kind, host, link_id, interface, source_file, start_unix_s, end_unix_s
+    from int_deployment__window_traffic
+),
+roles as (
+    select campaign, host, role
+    from int_deployment__host_roles
+),
+speed as (
+    select campaign, host, interface, negotiated_bits_per_s
+    from stg_deployment__ethtool
+),
+margin as (
+    select value::double as margin_s
+    from ref_measurement_params
+    where parameter = 'chart_margin_s'
+),
+intervals as (
+    select
+        w.campaign,
+        w.window_kind,
+        w.host,
+        roles.role as host_role,
+        w.link_id,
+        w.interface,
+        w.source_file,
+        w.start_unix_s as window_start_unix_s,
+        w.end_unix_s as window_end_unix_s,
+        i.start_unix_s,
+        i.end_unix_s,
+        i.interval_s,
+        i.tx_bytes,
+        i.rx_bytes,
+        speed.negotiated_bits_per_s
+    from windows as w
+    cross join margin
+    join int_netdev__intervals as i
+        on i.source_file = w.source_file and i.interface = w.interface
+        and i.end_unix_s > w.start_unix_s - margin.margin_s
+        and i.start_unix_s < w.end_unix_s + margin.margin_s
+    left join roles on roles.campaign = w.campaign and roles.host = w.host
+    left join speed on speed.campaign = w.campaign and speed.host = w.host
+        and speed.interface = w.interface
+),
+final as (
+    select
+        campaign,
+        window_kind,
+        host,
+        host_role,
+        link_id,
+        interface,
+        source_file,
+        start_unix_s - window_start_unix_s as start_s,
+        end_unix_s - window_start_unix_s as end_s,
+        window_end_unix_s - window_start_unix_s as window_s,
+        interval_s,
+        tx_bytes,
+        rx_bytes,
+        tx_bytes * 8 / interval_s as tx_bits_per_s,
+        rx_bytes * 8 / interval_s as rx_bits_per_s,
+        negotiated_bits_per_s,
+        tx_bytes * 8 / interval_s / negotiated_bits_per_s as tx_line_rate_fraction,
+        rx_bytes * 8 / interval_s / negotiated_bits_per_s as rx_line_rate_fraction
+    from intervals
+)
+select * from final
+order by campaign, window_kind, host, start_s

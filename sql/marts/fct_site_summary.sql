@@ -1,0 +1,21 @@
+-- grain: one row (the whole site)
+-- What the home page says about the data as a whole: the newest measurement date comes from
+-- the data (campaign dates), so rebuilding the same inputs gives the same page.
+with campaigns as (
+    select * from raw_campaigns
+),
+files as (
+    select * from fct_data_sources
+),
+final as (
+    select
+        (select max(date) from campaigns) as newest_campaign_date,
+        (select count(*) from campaigns) as campaigns,
+        (select count(*) from campaigns where provenance = 'captured') as captured_campaigns,
+        (select count(*) from files) as raw_files,
+        (select count(*) from files where status not in ('ok', 'listed')) as files_not_ingested,
+        (select count(*) from meta_check_results where not passed) as failed_checks,
+        (select count(*) from meta_check_results) as checks,
+        (select count(*) from meta_check_results where passed) as passing_checks
+)
+select * from final

@@ -1,0 +1,269 @@
+"""The built site in a real browser: headless Debian Chromium driven by Playwright.
+
+The session's ``built`` site is served on a loopback port (http.server in a thread; search
+needs http, not file://) and every page in mkdocs.yml's nav is opened: no console error or
+failed request, every table and chart visible, search finds the constants table, the dark
+palette toggle works, wide tables scroll inside the page. Screenshots of every page and
+chart go to test-artifacts/browser/ so a failure can be looked at.
+
+Chromium comes from apt (scripts/install_browser.sh), never downloaded at test time. When it
+or the playwright package is missing the tests skip with that reason; under CI=true a missing
+browser is a failure.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+
+def _nav_pages(nav) -> list[tuple[str, str]]:
+    """(title, docs-relative .md path) for every page in the nav, sections flattened."""
+    out = []
+    for item in nav:
+        for title, target in (item.items() if isinstance(item, dict) else [(item, item)]):
+            if isinstance(target, list):
+                out += _nav_pages(target)
+            elif isinstance(target, str) and target.endswith(".md"):
+                out.append((title, target))
+    return out
+
+
+NAV = _nav_pages(yaml.safe_load((REPO / "mkdocs.yml").read_text())["nav"])
+
+
+def _url_path(md: str) -> str:
+    """docs path -> site path under use_directory_urls (index.md -> '', a/b.md -> a/b/)."""
+    stem = md[:-3]
+    if stem == "index" or stem.endswith("/index"):
+        return stem[:-5]
+    return stem + "/"
+
+
+def _missing(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: the browser test must run; see scripts/install_browser.sh)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (scripts/install_browser.sh)")
+    if not os.access(CHROMIUM, os.X_OK):
+        _missing(f"{CHROMIUM} is not installed (Debian package chromium; scripts/install_browser.sh)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(browser, built):
+    """The built site on 127.0.0.1:<free port>. Depends on ``browser`` so that a missing browser
+    skips before anything is served."""
+    handler = functools.partial(_QuietHandler, directory=str(built.site.resolve()))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+class Visit:
+    """A fresh page that records console errors, uncaught exceptions and failed requests."""
+
+    def __init__(self, browser, **context):
+        self.context = browser.new_context(**context)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"exception: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser):
+    opened = []
+
+    def _open(**context):
+        v = Visit(browser, **context)
+        opened.append(v)
+        return v
+
+    yield _open
+    for v in opened:
+        v.close()
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "home"
+
+
+def _reveal_all(page) -> None:
+    """Open every collapsible note, so that tables kept in a closed <details> can be checked
+    (tables in an inactive content tab are revealed one by one by clicking their tab)."""
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+
+
+PAGE_IDS = [_slug(t) for t, _ in NAV]
+
+
+@pytest.mark.parametrize("title,md", NAV, ids=PAGE_IDS)
+def test_page_tables_and_charts_visible(site_url, visit, title, md):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    name = _slug(title)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    assert page.locator("article h1").count() >= 1, f"{md}: no heading rendered"
+    _reveal_all(page)
+
+    # Every table: visible once its note is open and its tab selected.
+    tables = page.locator("article table")
+    hidden = []
+    for i in range(tables.count()):
+        table = tables.nth(i)
+        if not table.is_visible():
+            # Inside an inactive tab: click the label with the same index as its block.
+            page.evaluate("""t => {
+                const block = t.closest('.tabbed-block');
+                if (!block) return;
+                const set = block.closest('.tabbed-set');
+                const blocks = [...set.querySelector('.tabbed-content').children];
+                set.querySelectorAll(':scope > .tabbed-labels > label')[blocks.indexOf(block)].click();
+            }""", table.element_handle())
+        box = table.bounding_box()
+        if not table.is_visible() or not box or box["width"] < 1 or box["height"] < 1:
+            hidden.append(f"table {i + 1}: {table.inner_text()[:80]!r}")
+    assert not hidden, f"{md}: tables not visible: {hidden}"
+
+    # Every chart: loaded (a decoded image with a size), visible, and carrying alt text.
+    imgs = page.locator("article img")
+    broken = []
+    for i in range(imgs.count()):
+        img = imgs.nth(i)
+        img.scroll_into_view_if_needed()
+        src = img.get_attribute("src")
+        loaded = img.evaluate("e => e.complete && e.naturalWidth > 0 && e.naturalHeight > 0")
+        if not loaded or not img.is_visible():
+            broken.append(f"{src}: not loaded or not visible")
+        elif not (img.get_attribute("alt") or "").strip():
+            broken.append(f"{src}: no alt text")
+        else:
+            img.screenshot(path=str(ARTIFACTS / f"{name}--{Path(src).stem}.png"))
+    assert not broken, f"{md}: {broken}"
+    page.screenshot(path=str(ARTIFACTS / f"{name}--revealed.png"))
+    assert v.errors == [], f"{md}: {v.errors}"
+
+
+def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
+    """A chart the pipeline writes but no page shows is a chart nobody sees."""
+    shown = set()
+    for _, md in NAV:
+        v = visit()
+        v.page.goto(site_url + _url_path(md), wait_until="load")
+        for src in v.page.locator("article img").evaluate_all("es => es.map(e => e.src)"):
+            shown.add(src[len(site_url):])
+        v.close()
+    on_disk = {p.relative_to(built.site.resolve()).as_posix()
+               for p in built.site.resolve().rglob("*.svg") if "assets" not in p.parts}
+    assert on_disk, "no chart in the built site"
+    assert on_disk - shown == set()
+
+
+def test_search_finds_the_constants_table(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    # The section that holds the constants table: the heading before the table listing hidden_size.
+    anchor = page.evaluate("""() => {
+        const t = [...document.querySelectorAll('article table')]
+            .find(t => t.innerText.includes('hidden_size'));
+        if (!t) return null;
+        let n = t.closest('.md-typeset__scrollwrap') || t;
+        while (n && !/^H[1-6]$/.test(n.tagName)) n = n.previousElementSibling;
+        return n ? n.id : null;
+    }""")
+    assert anchor, "no table with hidden_size under a heading on the Ethernet page"
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("hidden size")  # real key events: Material searches on keyup
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(state="visible")
+    page.screenshot(path=str(ARTIFACTS / "search-hidden-size.png"))
+    # Results link as <page>/?h=<terms>#<section>.
+    hits = results.evaluate_all("es => es.map(e => { const u = new URL(e.href); return [u.pathname, u.hash]; })")
+    assert ["/ethernet-bandwidth-math/", f"#{anchor}"] in hits, hits
+    assert v.errors == [], v.errors
+
+
+def test_dark_palette_toggle(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url, wait_until="load")
+    scheme = "document.body.getAttribute('data-md-color-scheme')"
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert page.evaluate(scheme) == "default"
+    light_bg = page.evaluate(background)
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    page.wait_for_function(f"{scheme} === 'slate'")
+    page.screenshot(path=str(ARTIFACTS / "home-dark.png"))
+    assert page.evaluate(background) != light_bg
+    # The choice survives a reload (Material keeps it in localStorage).
+    page.reload(wait_until="load")
+    assert page.evaluate(scheme) == "slate"
+    assert v.errors == [], v.errors
+
+
+def test_wide_tables_scroll_instead_of_widening_the_page(site_url, visit):
+    v = visit(viewport={"width": 600, "height": 900})
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    page.screenshot(path=str(ARTIFACTS / "ethernet-bandwidth-math--narrow.png"))
+    page_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert page_width[0] <= page_width[1], f"page scrolls sideways: {page_width}"
+    # ... and at this width some table really is wider than its box (so the check above bites).
+    scrolling = page.evaluate("""() => [...document.querySelectorAll('article table, article .md-typeset__scrollwrap')]
+        .filter(w => w.clientWidth > 0 && w.scrollWidth > w.clientWidth + 1).length""")
+    assert scrolling >= 1
+
+
+def test_unit_abbreviations_have_titles(site_url, visit):
+    v = visit()
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    titles = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('article abbr[title]')]
+        .map(a => [a.textContent, a.title]))""")
+    # KiB is 1024-based, KB 1000-based: the hover text must say which.
+    assert "1,024" in titles.get("KiB", ""), titles.get("KiB")
+    assert "Mbit/s" in titles and "tok/s" in titles, sorted(titles)
