@@ -10,10 +10,12 @@ One asset, run after every model that does not itself read these tables, writes:
   Dagster runs the same SQL as asset checks);
 - ``meta_declared_files``: each declared-parameter CSV and campaign manifest with size,
   sha256 and rows;
-- ``meta_page_sources``: for every page built from measurements, the raw files behind
-  each table it shows (the Data sources page's "used by").
+- ``meta_page_sources``: for every page, the raw files behind each table it shows that is
+  built from measurements (the Data sources page's "used by").
 """
 import json
+
+import pandas as pd
 
 from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, multi_asset
 
@@ -33,7 +35,7 @@ def _reads_meta(lineage: Lineage, table: str) -> bool:
     return any(t in META_TABLES for t in lineage.leaves(table))
 
 
-def write_catalog(con, project: Project, lineage: Lineage, regular_pages) -> dict:
+def write_catalog(con, project: Project, lineage: Lineage, pages) -> dict:
     found = models.discover(project.sql)
     con.execute("""create or replace table meta_models (model varchar, layer varchar,
         grain varchar, description varchar, sql_file varchar, upstreams varchar)""")
@@ -79,15 +81,19 @@ def write_catalog(con, project: Project, lineage: Lineage, regular_pages) -> dic
                         [manifest, "manifest", "raw_campaigns", path.stat().st_size,
                          file_sha(path), 1])
 
-    con.execute("""create or replace table meta_page_sources (page varchar, page_title varchar,
-        mart varchar, source_file varchar, sha256 varchar, kind varchar)""")
-    count = 0
-    for page in regular_pages:
-        for mart in page.marts:
-            for src in sources(con, lineage, mart, project.raw_data):
-                con.execute("insert into meta_page_sources values (?,?,?,?,?,?)",
-                            [page.slug, page.title, mart, src.source_file, src.sha256, src.kind])
-                count += 1
+    rows = [(page.slug, page.title, mart, src.source_file, src.sha256, src.kind)
+            for page in pages for mart in page.marts if not _reads_meta(lineage, mart)
+            for src in sources(con, lineage, mart, project.raw_data)]
+    frame = pd.DataFrame(rows, columns=["page", "page_title", "mart", "source_file", "sha256", "kind"])
+    con.register("_page_sources", frame)
+    try:
+        con.execute("create or replace table meta_page_sources as "
+                    "select page::varchar as page, page_title::varchar as page_title, "
+                    "mart::varchar as mart, source_file::varchar as source_file, "
+                    "sha256::varchar as sha256, kind::varchar as kind from _page_sources")
+    finally:
+        con.unregister("_page_sources")
+    count = len(rows)
     return {"models": len(found), "page_source_rows": count}
 
 
@@ -97,14 +103,13 @@ def catalog_asset(project: Project, tables: dict[str, list[str]]):
     deps = sorted({key for t, keys in tables.items() if t not in META_TABLES
                    and not _reads_meta(lineage, t) for key in keys})
     all_pages = pages_mod.discover_pages(project.templates)
-    regular = [p for p in all_pages if not any(_reads_meta(lineage, m) for m in p.marts)]
 
     @multi_asset(name="meta_catalog", specs=[
         AssetSpec(t, group_name=GROUP, kinds={"duckdb", "python"}, deps=deps) for t in META_TABLES])
     def _catalog(context: AssetExecutionContext, warehouse: Warehouse):
         proj = warehouse.project
         with warehouse.connect() as con:
-            stats = write_catalog(con, proj, Lineage(proj.sql), regular)
+            stats = write_catalog(con, proj, Lineage(proj.sql), all_pages)
         for t in META_TABLES:
             yield MaterializeResult(asset_key=t, metadata=stats)
 

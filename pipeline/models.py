@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import duckdb
@@ -68,12 +68,23 @@ class Model:
 
 
 def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:
+    return set(_referenced_tables(sql, str(path)))
+
+
+@lru_cache(maxsize=2048)
+def _parse_tree(sql: str) -> str:
+    # Parsing needs no data: one in-memory connection per call is the simple, safe choice,
+    # and the cache makes every later look at the same SQL text free.
     con = duckdb.connect()
     try:
-        raw = con.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
+        return con.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
     finally:
         con.close()
-    tree = json.loads(raw)
+
+
+@lru_cache(maxsize=2048)
+def _referenced_tables(sql: str, path: str) -> frozenset[str]:
+    tree = json.loads(_parse_tree(sql))
     if tree.get("error"):
         raise ModelError(f"{path}: DuckDB cannot parse this SQL: {tree.get('error_message')}")
     if len(tree["statements"]) != 1:
@@ -97,7 +108,7 @@ def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:
                 walk(value)
 
     walk(tree["statements"][0])
-    return tables - ctes
+    return frozenset(tables - ctes)
 
 
 def discover(sql_dir: Path) -> list[Model]:
