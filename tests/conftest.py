@@ -1,6 +1,5 @@
 """Shared fixtures: a built copy of the whole project, made once per test session."""
 import os
-import shutil
 from pathlib import Path
 
 import pytest

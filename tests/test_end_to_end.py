@@ -7,7 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 
 from pipeline.freshness import stale_files
 

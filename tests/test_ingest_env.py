@@ -5,7 +5,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.base import ParseError
+from parser_cases import assert_rejects
+
 from pipeline.ingest.env import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -59,10 +60,7 @@ def test_worker_inline_comment_and_empty_value():
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixtures_name_file_line_and_reason(path):
     line, words = BAD_REASONS[path.name]
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert path.name in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 @pytest.mark.parametrize("data, line, words", [
@@ -74,10 +72,7 @@ def test_bad_fixtures_name_file_line_and_reason(path):
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.env"
     path.write_bytes(data)
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert "inline.env" in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 def test_bare_key_has_null_value(tmp_path):

@@ -5,7 +5,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.base import ParseError
+from parser_cases import assert_rejects
+
 from pipeline.ingest.ethtool import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -61,10 +62,7 @@ def test_forced_speed_autoneg_off():
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixtures_name_file_line_and_reason(path):
     line, words = BAD_REASONS[path.name]
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert path.name in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 @pytest.mark.parametrize("data, line, words", [
@@ -77,10 +75,7 @@ def test_bad_fixtures_name_file_line_and_reason(path):
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.txt"
     path.write_bytes(data)
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert "inline.txt" in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 def test_rows_fit_the_declared_table():

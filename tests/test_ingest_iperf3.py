@@ -5,7 +5,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.base import ParseError
+from parser_cases import assert_rejects
+
 from pipeline.ingest.iperf3 import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -76,10 +77,7 @@ def test_reverse_run():
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixtures_name_file_line_and_reason(path):
     line, words = BAD_REASONS[path.name]
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert path.name in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 @pytest.mark.parametrize("data, line, words", [
@@ -95,10 +93,7 @@ def test_bad_fixtures_name_file_line_and_reason(path):
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.json"
     path.write_bytes(data)
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert "inline.json" in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 def test_rows_fit_the_declared_table():

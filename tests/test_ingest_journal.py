@@ -6,7 +6,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.base import ParseError
+from parser_cases import assert_rejects
+
 from pipeline.ingest.journal import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -100,10 +101,7 @@ def test_old_systemd_spacing_and_repeated_field():
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixtures_name_file_line_and_reason(path):
     line, words = BAD_REASONS[path.name]
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert path.name in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 GOOD_LINE = (FIX / "good" / "llama-server.json").read_bytes().splitlines(keepends=True)[0]
@@ -121,10 +119,7 @@ GOOD_LINE = (FIX / "good" / "llama-server.json").read_bytes().splitlines(keepend
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.json"
     path.write_bytes(data)
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert "inline.json" in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 @pytest.mark.parametrize("message, expected", [

@@ -5,7 +5,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.base import ParseError
+from parser_cases import assert_rejects
+
 from pipeline.ingest.netdev import COUNTERS, FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -97,10 +98,7 @@ def test_counters_up_to_u64_max(tmp_path):
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixtures_name_file_line_and_reason(path):
     line, words = BAD_REASONS[path.name]
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert path.name in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 ROW = "  eth0: 1 2 0 0 0 0 0 0 3 4 0 0 0 0 0 0\n"
@@ -120,10 +118,7 @@ ROW = "  eth0: 1 2 0 0 0 0 0 0 3 4 0 0 0 0 0 0\n"
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.txt"
     path.write_bytes(data)
-    with pytest.raises(ParseError) as info:
-        parse(path)
-    assert info.value.line == line
-    assert "inline.txt" in str(info.value) and words in str(info.value)
+    assert_rejects(parse, path, line, words)
 
 
 def test_rows_fit_the_declared_table():

@@ -9,7 +9,6 @@ while campaigns come and go.
 from __future__ import annotations
 
 import math
-from html import escape
 
 from . import Chart
 from .point_to_point import _f, _nice, _rows, _svg, _text

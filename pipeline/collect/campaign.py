@@ -19,13 +19,14 @@ import datetime as dt
 import fcntl
 import os
 import shlex
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
 import yaml
+
+from ..atomic import atomic_write
 
 MANIFEST = "manifest.yaml"
 TOP_KEYS = ("campaign", "kind", "title", "date", "provenance", "hosts", "links", "params", "files")
@@ -79,20 +80,6 @@ def _locked(folder: Path):
         yield
     finally:
         os.close(fd)
-
-
-def _atomic_write(target: Path, fill: Callable[[BinaryIO], None]) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fill(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _merge(doc: dict, camp: Campaign, outputs: list[Output]) -> dict:
@@ -155,7 +142,7 @@ def commit(camp: Campaign, outputs: list[Output]) -> list[Path]:
                 target = camp.folder / out.path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fill = out.writer or (lambda fh, data=out.data: fh.write(data))
-                _atomic_write(target, fill)
+                atomic_write(target, fill)
                 written.append(target)
         except BaseException:
             # An output that failed half way takes the ones written before it
@@ -166,5 +153,5 @@ def commit(camp: Campaign, outputs: list[Output]) -> list[Path]:
                     path.unlink(missing_ok=True)
             raise
         text = yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=100)
-        _atomic_write(manifest, lambda fh: fh.write(text.encode("utf-8")))
+        atomic_write(manifest, lambda fh: fh.write(text.encode("utf-8")))
     return written

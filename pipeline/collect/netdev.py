@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from .campaign import CollectError, Output, commit, utc_iso
