@@ -1,4 +1,4 @@
--- every requirement cell has exactly one feasibility class on every link class
+-- check: every requirement cell has exactly one feasibility class on every link class
 select r.model, r.scheme, r.batch_size, r.tokens_per_s, l.link_class, count(f.model) as n
 from fct_bandwidth_requirements as r
 cross join dim_link_classes as l

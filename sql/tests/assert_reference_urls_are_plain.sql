@@ -1,5 +1,5 @@
--- reference URLs are rendered as raw autolinks, so they must be plain http(s) URLs with no
--- whitespace or markup characters
+-- check: reference URLs are plain http(s) URLs with no whitespace or markup characters
+-- They are rendered as raw autolinks, so anything else could inject markup.
 select reference_key, url
 from dim_references
 where not regexp_full_match(url, '^https?://[A-Za-z0-9._~:/?#@!$&''()*+,;=%-]+$')
