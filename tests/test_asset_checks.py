@@ -121,7 +121,7 @@ def test_iperf3_above_line_rate_fails_and_below_passes():
 def ping_warehouse(files):
     con = duckdb.connect()
     ensure_table(con, ping.FORMAT)
-    con.execute("create table raw_files (source_file varchar, context json)")
+    con.execute("create table raw_files (source_file varchar, campaign varchar, format varchar, context json)")
     con.execute("create table raw_campaigns (campaign varchar, kind varchar)")
     con.execute("insert into raw_campaigns values ('c', 'deployment')")
     for path in files:
@@ -131,8 +131,9 @@ def ping_warehouse(files):
         con.register("_f", frame)
         con.execute(f"insert into {ping.FORMAT.table} by name select * from _f")
         con.unregister("_f")
-        con.execute("""insert into raw_files values (?, '{"link": "l", "sender": "a", "receiver": "b"}')""",
+        con.execute("""insert into raw_files (source_file, context) values (?, '{"link": "l", "sender": "a", "receiver": "b"}')""",
                     [path.name])
+    models.run_model(con, model("staging/stg_raw__file_context.sql"))
     models.run_model(con, model("staging/stg_deployment__ping.sql"))
     return con
 
@@ -161,10 +162,10 @@ def window_warehouse(worker_last_s: float):
     """
     con = duckdb.connect()
     ensure_table(con, NETDEV)
-    con.execute("create table raw_files (source_file varchar, context json)")
+    con.execute("create table raw_files (source_file varchar, campaign varchar, format varchar, context json)")
     for host, last in (("server", 110), ("claw", worker_last_s)):
         f = f"{host}.netdev"
-        con.execute("insert into raw_files values (?, ?)", [f, f'{{"host": "{host}", "link": "l"}}'])
+        con.execute("insert into raw_files (source_file, context) values (?, ?)", [f, f'{{"host": "{host}", "link": "l"}}'])
         for i, t in enumerate(range(100, int(last) + 1)):
             con.execute(f"insert into {NETDEV.table} (source_file, campaign, source_line, sample_unix_s, "
                         "interface, rx_bytes, tx_bytes) values (?, 'c', ?, ?, 'eth0', ?, ?)",
@@ -178,6 +179,7 @@ def window_warehouse(worker_last_s: float):
     table(con, "int_deployment__host_roles", [{"campaign": "c", "host": "server", "role": "head"},
                                               {"campaign": "c", "host": "claw", "role": "worker"}])
     table(con, "ref_measurement_params", [{"parameter": "idle_guard_s", "value": "1.0"}])
+    models.run_model(con, model("staging/stg_raw__file_context.sql"))
     models.run_model(con, model("intermediate/int_netdev__intervals.sql"))
     models.run_model(con, model("intermediate/int_deployment__window_traffic.sql"))
     return con

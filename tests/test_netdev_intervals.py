@@ -15,6 +15,8 @@ from pipeline.ingest.runner import ensure_table
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "sql/intermediate/int_netdev__intervals.sql"
 MODEL = models.Model(MODEL_PATH, MODEL_PATH.read_text())
+CONTEXT_PATH = MODEL_PATH.parents[1] / "staging" / "stg_raw__file_context.sql"
+CONTEXT = models.Model(CONTEXT_PATH, CONTEXT_PATH.read_text())   # host/link from the manifest
 FILE = "deployments/c/netdev/h.netdev"
 WRAP = 2 ** 32
 
@@ -23,13 +25,14 @@ def intervals(samples):
     """samples: (source_line, unix_s, interface, rx_bytes, tx_bytes) -> the model's rows."""
     con = duckdb.connect()
     ensure_table(con, FORMAT)
-    con.execute("create table raw_files (source_file varchar, context json)")
-    con.execute("""insert into raw_files values (?, '{"host": "h", "link": "l"}')""", [FILE])
+    con.execute("create table raw_files (source_file varchar, campaign varchar, format varchar, context json)")
+    con.execute("""insert into raw_files (source_file, context) values (?, '{"host": "h", "link": "l"}')""", [FILE])
     for line, t, iface, rx, tx in samples:
         con.execute(f"insert into {FORMAT.table} (source_file, campaign, source_line, sample_unix_s, "
                     "interface, rx_bytes, tx_bytes, rx_packets, tx_packets, rx_errs, tx_errs, "
                     "rx_drop, tx_drop) values (?, 'c', ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0)",
                     [FILE, line, t, iface, rx, tx])
+    models.run_model(con, CONTEXT)
     models.run_model(con, MODEL)
     return con.execute("select interface, start_unix_s, end_unix_s, interval_s, rx_bytes, tx_bytes, "
                        "rx_status, tx_status, host, link_id from int_netdev__intervals "

@@ -15,13 +15,27 @@ from pipeline.ingest.runner import REGISTRY_DDL, ensure_table
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = 1_250_000            # bytes: 10e6 bits, so a 1 Gbit/s cap means 10 ms on the wire
 MIB_PAIR = 1_000_000        # bytes per cross-region NCCL transfer: 8e6 bits
-# Only this page's models, ordered once: parsing every model of the project per build is slow.
-ORDER = models.topological([m for m in models.discover(ROOT / "sql") if "p2p" in m.name])
+# Only this page's models and the staging models they read, ordered once.
+_ALL = {m.name: m for m in models.discover(ROOT / "sql")}
+
+
+def _with_upstreams(names):
+    seen, stack = set(), list(names)
+    while stack:
+        name = stack.pop()
+        if name in _ALL and name not in seen:
+            seen.add(name)
+            stack.extend(_ALL[name].upstreams)
+    return seen
+
+
+_SHARED = {"stg_raw__file_context"}
+ORDER = models.topological([_ALL[n] for n in sorted(_with_upstreams(n for n in _ALL if "p2p" in n))])
 
 
 def build(con, only: set[str] | None = None) -> None:
     for model in ORDER:
-        if only is None or model.name in only:
+        if only is None or model.name in only or model.name in _SHARED:
             models.run_model(con, model)
 
 

@@ -9,14 +9,14 @@ with samples as (
         n.campaign,
         n.source_file,
         n.source_line,
-        f.context->>'host' as host,
-        f.context->>'link' as link_id,
+        f.host,
+        f.link_id,
         n.interface,
         n.sample_unix_s,
         n.rx_bytes::hugeint as rx_bytes,
         n.tx_bytes::hugeint as tx_bytes
     from raw_netdev as n
-    join raw_files as f on f.source_file = n.source_file
+    join stg_raw__file_context as f on f.source_file = n.source_file
 ),
 deduped as (
     select *

@@ -26,10 +26,10 @@ ping as (
     group by all
 ),
 ethtool_by_context as (
-    select f.campaign, f.context->>'link' as link_id, min(e.negotiated_bits_per_s) as negotiated_bits_per_s
+    select f.campaign, f.link_id, min(e.negotiated_bits_per_s) as negotiated_bits_per_s
     from stg_deployment__ethtool as e
-    join raw_files as f on f.source_file = e.source_file
-    where f.context->>'link' is not null
+    join stg_raw__file_context as f on f.source_file = e.source_file
+    where f.link_id is not null
     group by all
 ),
 ethtool_by_interfaces as (

@@ -3,8 +3,7 @@ with source as (
     select * from raw_ethtool
 ),
 files as (
-    select source_file, context->>'host' as host
-    from raw_files
+    select * from stg_raw__file_context
 ),
 final as (
     select

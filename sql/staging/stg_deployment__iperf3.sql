@@ -4,9 +4,7 @@ with source as (
     select * from raw_iperf3
 ),
 files as (
-    select source_file, context->>'link' as link_id, context->>'sender' as sender,
-           context->>'receiver' as receiver
-    from raw_files
+    select * from stg_raw__file_context
 ),
 final as (
     select

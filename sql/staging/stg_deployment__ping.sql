@@ -3,9 +3,7 @@ with source as (
     select * from raw_ping
 ),
 files as (
-    select source_file, context->>'link' as link_id, context->>'sender' as sender,
-           context->>'receiver' as receiver
-    from raw_files
+    select * from stg_raw__file_context
 ),
 final as (
     select

@@ -5,8 +5,7 @@ with source as (
     select * from raw_env
 ),
 files as (
-    select source_file, context->>'host' as host, context->>'split_hosts' as split_hosts
-    from raw_files
+    select * from stg_raw__file_context
 ),
 final as (
     select

@@ -5,17 +5,7 @@ with source as (
     select * from raw_nccl_tests
 ),
 files as (
-    select
-        source_file,
-        context->>'setting' as setting_id,
-        cast(context->>'tc_delay_ms' as double) / 1000 as tc_delay_s,
-        cast(context->>'tc_rate_gbit' as double) * 1e9 as tc_rate_bits_per_s,
-        context->>'tc_command' as tc_command,
-        context->>'receiver' as receiver,
-        context->>'sender' as sender,
-        context->>'path' as path,
-        coalesce(context->>'series', 'main') as series
-    from raw_files
+    select * from stg_raw__file_context
 ),
 campaigns as (
     select campaign from stg_p2p__campaigns

@@ -4,12 +4,7 @@ with source as (
     select * from raw_ping
 ),
 files as (
-    select
-        source_file,
-        context->>'receiver' as receiver,
-        context->>'sender' as sender,
-        context->>'path' as path
-    from raw_files
+    select * from stg_raw__file_context
 ),
 campaigns as (
     select campaign from stg_p2p__campaigns

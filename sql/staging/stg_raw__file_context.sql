@@ -1,0 +1,27 @@
+-- grain: one row per raw file listed in a campaign manifest
+-- The one place where manifest context keys become typed columns, so that every staging model
+-- joins the same names (host, link, direction, tc setting …) instead of re-reading the JSON.
+with source as (
+    select * from raw_files
+),
+renamed as (
+    select
+        source_file,
+        campaign,
+        format,
+        context->>'host' as host,
+        context->>'interface' as interface,
+        context->>'link' as link_id,
+        context->>'sender' as sender,
+        context->>'receiver' as receiver,
+        context->>'split_hosts' as split_hosts,
+        context->>'path' as path,
+        coalesce(context->>'series', 'main') as series,
+        context->>'setting' as setting_id,
+        cast(context->>'tc_delay_ms' as double) / 1000 as tc_delay_s,
+        cast(context->>'tc_rate_gbit' as double) * 1e9 as tc_rate_bits_per_s,
+        context->>'tc_command' as tc_command
+    from source
+)
+select * from renamed
+order by source_file
