@@ -1,31 +1,82 @@
-"""Build everything in this process: the same assets Dagster runs, without a daemon.
+"""Build everything in this process: the same assets Dagster runs, as one run.
 
-Tests and ``make check`` use it on copies of the project tree.
+The run covers every campaign partition (a range from the first to the last) and every shared
+asset. Tests and ``make check`` use it on copies of the project tree; ``python -m
+pipeline.build`` is the command line around it.
 """
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
 from dagster import AssetSelection, DagsterInstance
 
+from .defs.automation import RANGE_END, RANGE_START
+from .defs.partitions import CAMPAIGNS, sync_partitions
 from .definitions import build_definitions
+from .ingest.scan import campaign_folders
 from .project import Project
 
 # What a build reads (and, for docs/, writes). Code is imported, not copied.
 TREE = ("raw_data", "sql", "templates", "docs", "mkdocs.yml")
 
 
-def build(project: Project, raise_on_error: bool = True, site: bool = True):
-    """Materialize every asset (without the mkdocs site when ``site`` is false) and run checks."""
+@dataclass
+class BuildResult:
+    success: bool
+    result: object                       # Dagster's ExecuteInProcessResult
+    withheld: dict[str, list[dict]] = field(default_factory=dict)   # campaign -> reasons
+    campaigns: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        if not self.success:
+            return 1
+        return 3 if self.withheld else 0
+
+
+def _withheld(project: Project) -> dict[str, list[dict]]:
+    import json
+    if not project.warehouse.exists():
+        return {}
+    con = duckdb.connect(str(project.warehouse), read_only=True)
+    try:
+        rows = con.execute("select campaign, reasons from meta_campaign_status "
+                           "where status <> 'published' order by campaign").fetchall()
+    except duckdb.Error:
+        return {}
+    finally:
+        con.close()
+    return {c: json.loads(r or "[]") for c, r in rows}
+
+
+def build(project: Project, raise_on_error: bool = True, site: bool = True,
+          instance: DagsterInstance | None = None, log_level: str = "WARNING") -> BuildResult:
+    """Materialize every asset (without the mkdocs site when ``site`` is false); Dagster's
+    console log shows ``log_level`` and above."""
     defs = build_definitions(project)
-    job = defs.resolve_implicit_global_asset_job_def()
+    instance = instance or DagsterInstance.ephemeral()
+    names = [name for _, name, _ in campaign_folders(project.raw_data)]
+    sync_partitions(instance, names)
+    ordered = [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name) if n in names]
+    graph = defs.resolve_asset_graph()
     selection = AssetSelection.all()
     if not site:
         selection = selection - AssetSelection.assets("site")
-    keys = selection.resolve(defs.resolve_asset_graph())
-    return job.execute_in_process(instance=DagsterInstance.ephemeral(),
-                                  raise_on_error=raise_on_error, asset_selection=list(keys))
+    keys = selection.resolve(graph)
+    tags = {}
+    if ordered:
+        tags = {RANGE_START: ordered[0], RANGE_END: ordered[-1]}
+    else:  # no campaign: nothing partitioned to run
+        keys = {k for k in keys if not graph.get(k).is_partitioned}
+    job = defs.resolve_implicit_global_asset_job_def()
+    result = job.execute_in_process(
+        instance=instance, raise_on_error=raise_on_error, asset_selection=list(keys), tags=tags,
+        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}})
+    withheld = _withheld(project) if result.success else {}
+    return BuildResult(result.success, result, withheld, ordered)
 
 
 def copy_tree(src: Path, dest: Path) -> Project:
@@ -34,7 +85,7 @@ def copy_tree(src: Path, dest: Path) -> Project:
     for name in TREE:
         s = src / name
         if s.is_dir():
-            shutil.copytree(s, dest / name, dirs_exist_ok=True)
+            shutil.copytree(s, dest / name, dirs_exist_ok=True, symlinks=True)
         elif s.is_file():
             shutil.copy2(s, dest / name)
     return Project(dest)

@@ -1,27 +1,36 @@
-"""``python -m pipeline.cli_build``: build the project at ``INTERCONNECT_ROOT`` in this process.
+"""``python -m pipeline.cli_build``: build the project at ``INTERCONNECT_ROOT`` (``make docs``).
 
-The same in-process build tests and ``make check`` use (pipeline.build.build), as a command, so
-that tests can run it in a child process and kill it, or start two at once. Exit 0 on success,
-1 with the reason on stderr otherwise (for a build that found the writer lock taken, the lock's
-own message). ``--no-site`` skips the mkdocs site.
+Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), then runs every
+asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
+were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
+was held; the reason is printed). ``--no-site`` skips the mkdocs site. With ``DAGSTER_HOME``
+set, the run is recorded in that instance, so ``dagster dev`` shows it.
 """
 from __future__ import annotations
 
+import os
 import sys
 
-from .lock import BuildLockedError
+from .lock import OWNER_ENV, BuildLockedError, writer_lock
 from .project import Project
 
 
-def _lock_error(exc: BaseException) -> BuildLockedError | None:
-    """The BuildLockedError behind a Dagster step failure, if that is what stopped the run."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, BuildLockedError):
-            return exc
-        exc = exc.__cause__ or exc.__context__
-    return None
+def _instance():
+    from dagster import DagsterInstance
+    return DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else DagsterInstance.ephemeral()
+
+
+def _first_error(result) -> str:
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            data = event.event_specific_data
+            err = getattr(data, "error", None)
+            message = err.message.strip() if err is not None else ""
+            while err is not None and err.cause is not None:
+                err = err.cause
+                message = err.message.strip()
+            return f"step {event.step_key}: {message}"
+    return "the run failed"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,12 +39,26 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     project = Project.from_env()
     try:
-        result = build(project, site="--no-site" not in args)
-    except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
-        locked = _lock_error(exc)
-        print(f"build of {project.root} failed: {locked or exc}", file=sys.stderr)
+        writer_lock(project.root, project.warehouse)
+    except BuildLockedError as exc:
+        print(f"build of {project.root} not started: {exc}", file=sys.stderr)
         return 1
-    return 0 if result.success else 1
+    os.environ[OWNER_ENV] = str(os.getpid())
+    try:
+        outcome = build(project, raise_on_error=False, site="--no-site" not in args,
+                        instance=_instance())
+    except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
+        print(f"build of {project.root} failed: {exc}", file=sys.stderr)
+        return 1
+    if not outcome.success:
+        print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
+              file=sys.stderr)
+        return 1
+    for campaign, reasons in outcome.withheld.items():
+        print(f"withheld campaign {campaign}:", file=sys.stderr)
+        for r in reasons:
+            print(f"  - {r['subject']}: {r['detail']}", file=sys.stderr)
+    return outcome.exit_code
 
 
 if __name__ == "__main__":

@@ -1,11 +1,16 @@
-"""One writer at a time.
+"""One build at a time per tree and per warehouse.
 
-DuckDB allows a single writing process, and two builds writing ``docs/`` at once
-would interleave pages. A run takes an exclusive ``flock`` beside the warehouse on
-its first connection and keeps it until its process ends (Dagster runs each run in
-its own process; the in-process executor runs every step there). A second build
-waits up to ``INTERCONNECT_LOCK_TIMEOUT`` seconds (default 600), then fails with a
-message naming the holder.
+A build writes the warehouse, the raw store, ``docs/`` and ``site/``. It takes an exclusive
+``flock`` on ``<tree>/.interconnect-build.lock`` and, when the warehouse lives elsewhere, on
+``<warehouse>.lock`` too, and keeps them until its process ends. A second build waits for both
+once, ``INTERCONNECT_LOCK_TIMEOUT`` seconds in total (default 600), then fails before writing
+anything, naming the holder's pid. A process that failed to get the lock fails every later
+attempt at once, so a run does not wait again step after step.
+
+``python -m pipeline.build`` takes the lock before it starts the run and exports
+``INTERCONNECT_LOCK_OWNER``; steps running in child processes of that build (the multiprocess
+executor) then know the lock is theirs. Runs launched from the Dagster UI take it in their
+first step that writes.
 """
 from __future__ import annotations
 
@@ -14,35 +19,69 @@ import os
 import time
 from pathlib import Path
 
+OWNER_ENV = "INTERCONNECT_LOCK_OWNER"
 _held: dict[str, int] = {}
+_refused: dict[str, str] = {}
 
 
 class BuildLockedError(RuntimeError):
     pass
 
 
-def writer_lock(db_path: Path, timeout_s: float | None = None) -> None:
-    lock_path = Path(str(db_path) + ".lock")
-    key = str(lock_path.resolve())
-    if key in _held:
-        return
+def lock_paths(root: Path, db_path: Path) -> list[Path]:
+    tree = Path(root).resolve() / ".interconnect-build.lock"
+    db = Path(str(Path(db_path).resolve()) + ".lock")
+    return [tree] if db.parent == tree.parent else [tree, db]
+
+
+def _holder(path: Path) -> str:
+    try:
+        return path.read_text().strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def _owned_by_ancestor(path: Path) -> bool:
+    owner = os.environ.get(OWNER_ENV)
+    return bool(owner) and _holder(path) == owner and _alive(int(owner))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def acquire(paths: list[Path], timeout_s: float | None = None) -> None:
+    """Take every lock in ``paths`` (re-entrant within a process)."""
     if timeout_s is None:
         timeout_s = float(os.environ.get("INTERCONNECT_LOCK_TIMEOUT", "600"))
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "unknown"
-                os.close(fd)
-                raise BuildLockedError(
-                    f"another build (pid {holder}) holds {lock_path}; "
-                    f"gave up after waiting {timeout_s:.0f} s") from None
-            time.sleep(0.2)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    _held[key] = fd
+    for path in paths:
+        key = str(path)
+        if key in _held or _owned_by_ancestor(path):
+            continue
+        if key in _refused:
+            raise BuildLockedError(_refused[key])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    _refused[key] = (f"another build (pid {_holder(path)}) holds {path}; gave "
+                                     f"up after waiting {timeout_s:.0f} s; nothing was written")
+                    raise BuildLockedError(_refused[key]) from None
+                time.sleep(0.1)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        _held[key] = fd
+
+
+def writer_lock(root: Path, db_path: Path, timeout_s: float | None = None) -> None:
+    acquire(lock_paths(root, db_path), timeout_s)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -18,6 +19,11 @@ LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _CHECK = re.compile(r"^\s*--\s*check:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _BLOCKING = re.compile(r"^\s*--\s*blocking:\s*true\s*$", re.IGNORECASE | re.MULTILINE)
+_SCOPE = re.compile(r"^\s*--\s*scope:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
+# What a model may see (see pipeline/scopes.py): one campaign at a time, every published
+# campaign side by side (an explicit comparison), or every campaign including withheld ones
+# (the site's own inventory: data sources, quality, dictionary).
+SCOPES = ("campaign", "comparison", "inventory")
 
 
 class ModelError(Exception):
@@ -50,7 +56,7 @@ class Model:
     def description(self) -> str:
         lines = [ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")]
         return " ".join(ln for ln in lines
-                        if not ln.lower().startswith(("grain:", "check:", "blocking:")))
+                        if not ln.lower().startswith(("grain:", "check:", "blocking:", "scope:")))
 
     @property
     def check_sentence(self) -> str:
@@ -60,6 +66,17 @@ class Model:
             return m.group(1).strip()
         first = next((ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")), "")
         return first or f"{self.path.name} returns no rows"
+
+    @cached_property
+    def declared_scope(self) -> str | None:
+        """``-- scope: comparison`` or ``-- scope: inventory`` (or ``campaign``), if stated."""
+        m = _SCOPE.search(self.sql)
+        if not m:
+            return None
+        scope = m.group(1).strip().lower()
+        if scope not in SCOPES:
+            raise ModelError(f"{self.path}: '-- scope: {scope}' is not one of {', '.join(SCOPES)}")
+        return scope
 
     @property
     def blocking(self) -> bool:
@@ -71,15 +88,19 @@ def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:
     return set(_referenced_tables(sql, str(path)))
 
 
+_PARSER: duckdb.DuckDBPyConnection | None = None
+_PARSER_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=2048)
 def _parse_tree(sql: str) -> str:
-    # Parsing needs no data: one in-memory connection per call is the simple, safe choice,
-    # and the cache makes every later look at the same SQL text free.
-    con = duckdb.connect()
-    try:
-        return con.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
-    finally:
-        con.close()
+    # Parsing needs no data: one in-memory connection serves every parse (opening one per
+    # file cost ~30 ms each at start-up), guarded for threads.
+    global _PARSER
+    with _PARSER_LOCK:
+        if _PARSER is None:
+            _PARSER = duckdb.connect()
+        return _PARSER.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
 
 
 @lru_cache(maxsize=2048)
@@ -162,14 +183,15 @@ def topological(models: list[Model]) -> list[Model]:
     return order
 
 
-def run_model(con: duckdb.DuckDBPyConnection, model: Model) -> int:
-    """(Re)build one model's table; returns its row count."""
+def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None = None) -> int:
+    """(Re)build one model's table (in ``schema`` when given); returns its row count."""
     body = model.sql.strip().rstrip(";")
+    target = f'"{model.name}"' if schema is None else f'"{schema}"."{model.name}"'
     try:
-        con.execute(f'create or replace table "{model.name}" as {body}')
+        con.execute(f"create or replace table {target} as {body}")
     except duckdb.Error as exc:
         raise ModelError(f"{model.path}: {exc}") from exc
-    return con.execute(f'select count(*) from "{model.name}"').fetchall()[0][0]
+    return con.execute(f"select count(*) from {target}").fetchall()[0][0]
 
 
 def run_test(con: duckdb.DuckDBPyConnection, test: Model) -> list[tuple]:

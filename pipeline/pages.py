@@ -17,15 +17,17 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import html
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from .render.filters import FILTERS
+from .render.filters import FILTERS, NOT_MEASURED
 
 _FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
 
@@ -34,23 +36,38 @@ class PageError(Exception):
     pass
 
 
+KINDS = {"deployment": "deployments", "p2p": "p2p"}
+
+
 @dataclass(frozen=True)
 class Page:
+    """A template; with ``per_campaign`` (deployment or p2p) it renders once per campaign of
+    that kind, at ``<path>`` with ``{campaign}`` replaced (default deployments/{campaign})."""
+
     template: Path
     title: str
     marts: tuple[str, ...]
+    per_campaign: str | None = None
+    path: str | None = None
 
     @property
-    def slug(self) -> str:
+    def name(self) -> str:
         return self.template.name[: -len(".md.j2")]
+
+    def slug(self, campaign: str | None = None) -> str:
+        if self.per_campaign is None:
+            return self.name
+        if campaign is None:
+            raise PageError(f"{self.template}: a per-campaign page needs a campaign")
+        pattern = self.path or f"{KINDS[self.per_campaign]}/{{campaign}}"
+        return pattern.format(campaign=campaign)
 
     @property
     def asset_name(self) -> str:
-        return "page_" + re.sub(r"[^A-Za-z0-9_]", "_", self.slug)
+        return "page_" + re.sub(r"[^A-Za-z0-9_]", "_", self.name)
 
-    @property
-    def output(self) -> str:
-        return f"{self.slug}.md"
+    def output(self, campaign: str | None = None) -> str:
+        return f"{self.slug(campaign)}.md"
 
 
 def front_matter(path: Path) -> dict:
@@ -72,8 +89,11 @@ def discover_pages(templates: Path) -> list[Page]:
     pages = []
     for path in sorted(templates.glob("*.md.j2")):
         meta = front_matter(path)
+        kind = meta.get("per_campaign")
+        if kind is not None and kind not in KINDS:
+            raise PageError(f"{path}: per_campaign must be one of {', '.join(KINDS)}, found {kind!r}")
         pages.append(Page(path, str(meta.get("title", path.name)),
-                          tuple(str(m) for m in meta.get("marts", []))))
+                          tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path")))
     return pages
 
 
@@ -117,7 +137,7 @@ def _finalize(value):
     if isinstance(value, Markup):
         return value
     if isinstance(value, str):
-        return escape_text(value)
+        return Markup(escape_text(value))
     return value
 
 
@@ -128,30 +148,59 @@ def _safe(fn):
     return wrapper
 
 
+def code_block(lines, indent: int = 0) -> Markup:
+    """A fenced code block of data text that no value can close or turn into markup.
+
+    The fence is one backtick longer than the longest run of backticks in the text (a fence
+    only closes on a line of at least as many), a value's own line breaks become lines of the
+    block at the same indent, and nothing inside a fence is read as HTML or Markdown.
+    """
+    text_lines = [part for line in lines for part in str(line).splitlines() or [""]]
+    longest = max((len(run) for line in text_lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    pad = " " * indent
+    body = [f"{pad}{fence}text"] + [f"{pad}{line}" for line in text_lines] + [f"{pad}{fence}"]
+    return Markup("\n".join(body))
+
+
 def environment(templates: Path) -> Environment:
+    # autoescape: every value printed from data goes through _finalize (Markdown + HTML
+    # escaping); macros and filters return Markup, so templates never mark anything as raw.
     env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                      finalize=_finalize, autoescape=False)
+                      finalize=_finalize, autoescape=True)
     env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
     # dash passes data text through: it must be escaped like any other data string
-    env.filters["dash"] = lambda v: Markup(_finalize(FILTERS["dash"](v)))
-    env.filters["raw"] = lambda v: Markup(v)
+    env.filters["dash"] = lambda v: _finalize(FILTERS["dash"](v))
+    env.globals["code_block"] = code_block
+    env.globals["NOT_MEASURED"] = Markup(NOT_MEASURED)
     return env
 
 
 MAX_LISTED_SOURCES = 12
 
 
-def csv_path(page: Page, mart: str) -> str:
+def csv_path(slug: str, mart: str) -> str:
     """Where a mart's CSV download lives, relative to docs/."""
-    return f"{page.slug}/data/{mart}.csv"
+    return f"{slug}/data/{mart}.csv"
 
 
-def _sources_block(page: Page, marts: tuple[str, ...], found, indent: int) -> str:
+def relative(from_slug: str, target: str) -> str:
+    """A link from the page ``from_slug`` (relative to docs/) to ``target`` (relative to docs/,
+    may carry a #fragment)."""
+    path, _, fragment = target.partition("#")
+    base = posixpath.dirname(from_slug)
+    rel = posixpath.relpath(path, base or ".") if path else ""
+    return rel + (f"#{fragment}" if fragment else "")
+
+
+def _sources_block(slug: str, marts: tuple[str, ...], found, indent: int) -> str:
     pad = " " * indent
-    downloads = " · ".join(f"[{escape_text(m)}.csv]({csv_path(page, m)})" for m in marts)
+    downloads = " · ".join(f"[{escape_text(m)}.csv]({relative(slug, csv_path(slug, m))})"
+                           for m in marts)
+    every = relative(slug, "data-sources.md")
     lines = [f'{pad}??? abstract "Data behind this table: {len(found)} raw file(s)"',
-             f"{pad}    Download: {downloads} · every file: [Data sources](data-sources.md)", ""]
+             f"{pad}    Download: {downloads} · every file: [Data sources]({every})", ""]
     for src in found[:MAX_LISTED_SOURCES]:
         lines.append(f"{pad}    - {escape_text(src.source_file)} · sha256 {src.sha256[:12]}"
                      f" ({escape_text(src.kind)})")
@@ -161,14 +210,18 @@ def _sources_block(page: Page, marts: tuple[str, ...], found, indent: int) -> st
 
 
 def render(con, page: Page, env: Environment | None = None, lineage=None,
-           raw_data: Path | None = None) -> str:
-    """Render a page. With ``lineage`` and ``raw_data``, ``sources('mart')`` lists the raw
-    files behind a table (and links its CSV download); without them it renders nothing."""
+           raw_data: Path | None = None, campaign: str | None = None,
+           extra: dict | None = None, appendix: str = "", on_sources=None) -> str:
+    """Render a page (for ``campaign`` when it is per campaign). With ``lineage`` and
+    ``raw_data``, ``sources('mart')`` lists the raw files behind a table and links its CSV;
+    ``on_sources(mart, files)`` is called with what each note lists (the catalog records it)."""
     env = env or environment(page.template.parent)
     data = {name: fetch_rows(con, name) for name in page.marts}
+    slug = page.slug(campaign)
 
-    def sources(*names: str, indent: int = 0) -> Markup:
-        """A collapsible note under a table: its raw files (path + short sha256) and CSVs."""
+    def sources(*names: str, indent: int = 0, campaign: str | None = None) -> Markup:
+        """A collapsible note under a table: its raw files (path + short sha256) and CSVs;
+        with ``campaign``, only the files behind that campaign's rows (the rows shown)."""
         for name in names:
             if name not in data:
                 raise PageError(f"{page.template}: sources('{name}') but '{name}' is not in its "
@@ -176,8 +229,13 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         if lineage is None or raw_data is None:
             return Markup("")
         from .provenance import sources as find_sources
-        found = {s.source_file: s for n in names for s in find_sources(con, lineage, n, raw_data)}
-        return Markup(_sources_block(page, names, [found[k] for k in sorted(found)], indent))
+        found = {}
+        for n in names:
+            listed = find_sources(con, lineage, n, raw_data, campaign=campaign)
+            if on_sources is not None:
+                on_sources(n, listed)
+            found.update({s.source_file: s for s in listed})
+        return Markup(_sources_block(slug, names, [found[k] for k in sorted(found)], indent))
 
     def row(name: str) -> dict:
         if name not in data:
@@ -187,9 +245,15 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
                             f"the table has {len(data[name])}")
         return data[name][0]
 
+    def url(target: str) -> Markup:
+        """A link to ``target`` (relative to docs/) from this page, percent-encoded."""
+        return Markup(quote(relative(slug, target), safe="/#.-_~"))
+
     template = env.get_template(page.template.name)
-    text = template.render(**data, row=row, page=page, sources=sources)
-    return text.rstrip("\n") + "\n"
+    text = template.render(**data, row=row, page=page, sources=sources, url=url,
+                           campaign=campaign, slug=slug, **(extra or {}))
+    text = text.rstrip("\n") + "\n"
+    return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")
 
 
 def csv_bytes(con, table: str) -> bytes:

@@ -50,6 +50,16 @@ class Project:
         return self.root / "mkdocs.yml"
 
     @property
+    def raw_store(self) -> Path:
+        """Parsed raw files as Parquet, beside the warehouse (pipeline/store.py)."""
+        return self.warehouse.with_suffix(".raw")
+
+    @property
+    def docs_staging(self) -> Path:
+        """Where a build renders pages before docs/ is replaced as a whole (docs_publish.py)."""
+        return self.root / ".docs-staging"
+
+    @property
     def warehouse(self) -> Path:
         env = os.environ.get("INTERCONNECT_DB")
         return Path(env).resolve() if env else self.root / ".warehouse" / "interconnect.duckdb"

@@ -1,9 +1,16 @@
 """Where a published table comes from: the raw files behind its rows.
 
-Lineage is read from the SQL models' upstreams (the same parse that builds the
-asset graph) down to raw format tables, reference CSVs and manifests. When the
-table has a ``campaign`` column, only the files of the campaigns in its rows
-count; otherwise every file of every raw table it reads does.
+A table's files are:
+
+- the declared-parameter CSVs its lineage reads (``ref_*``), read from the SQL upstreams;
+- the measurement files named by its rows: a ``source_files`` list column carried through the
+  models, when the table has one; otherwise, per campaign present in its rows, that campaign's
+  files of the raw formats its lineage reads (a row without a campaign, such as a formula row
+  of a theory table, brings no measurement file);
+- the manifests of the campaigns in its rows (they give the files their context).
+
+The queries run in the connection's current scope: a campaign page sees only its campaign's
+files, a shared page only the published campaigns'.
 """
 from __future__ import annotations
 
@@ -48,9 +55,8 @@ class Lineage:
 
 
 def _columns(con, table: str) -> list[str]:
-    return [r[0] for r in con.execute(
-        "select column_name from duckdb_columns() where table_name = ? and schema_name = 'main'",
-        [table]).fetchall()]
+    cur = con.execute(f'select * from "{table}" limit 0')
+    return [d[0] for d in cur.description]
 
 
 @lru_cache(maxsize=4096)
@@ -67,34 +73,57 @@ def file_sha(path: Path) -> str:
     return _file_sha(str(path), st.st_mtime_ns, st.st_size)
 
 
-def sources(con, lineage: Lineage, table: str, raw_data: Path) -> list[Source]:
+def _reference_sources(leaves: set[str], raw_data: Path) -> dict[str, Source]:
+    found = {}
+    for csv in sorted((raw_data / "reference").glob("*.csv")):
+        if ref_table_name(csv) in leaves:
+            rel = csv.relative_to(raw_data).as_posix()
+            found[rel] = Source(rel, file_sha(csv), "reference")
+    return found
+
+
+def sources(con, lineage: Lineage, table: str, raw_data: Path,
+            campaign: str | None = None) -> list[Source]:
+    """The files behind ``table`` (only behind ``campaign``'s rows, when given)."""
     leaves = lineage.leaves(table)
-    campaigns = None
-    if "campaign" in _columns(con, table):
+    cols = _columns(con, table)
+    relation = f'"{table}"'
+    if campaign is not None and "campaign" in cols:
+        relation = f"(select * from \"{table}\" where campaign = '{campaign.replace(chr(39), chr(39) * 2)}')"
+    found = _reference_sources(leaves, raw_data)
+    format_leaves = sorted(t for t in leaves if t in lineage.format_tables)
+    campaigns: list[str] = []
+    if "campaign" in cols:
         campaigns = [r[0] for r in con.execute(
-            f'select distinct campaign from "{table}" where campaign is not null').fetchall()]
-    where = ""
-    params: list = []
-    if campaigns is not None:
-        where = " where campaign in (select unnest(?::varchar[]))"
-        params = [campaigns]
-    found: dict[str, Source] = {}
-    for leaf in sorted(leaves):
-        if leaf in lineage.format_tables:
-            rows = con.execute(
-                f'select distinct t.source_file, f.sha256 from "{leaf}" as t '
-                f"left join raw_files as f on f.source_file = t.source_file"
-                + where.replace("campaign", "t.campaign"), params).fetchall()
-            for path, sha in rows:
-                found[path] = Source(path, sha or "", lineage.format_tables[leaf])
-        elif leaf.startswith("ref_"):
-            for csv in sorted((raw_data / "reference").glob("*.csv")):
-                if ref_table_name(csv) == leaf:
-                    rel = csv.relative_to(raw_data).as_posix()
-                    found[rel] = Source(rel, file_sha(csv), "reference")
-        elif leaf in ("raw_campaigns", "raw_files"):
-            rows = con.execute("select manifest_file from raw_campaigns" + where, params).fetchall()
-            for (path,) in rows:
-                if (raw_data / path).is_file():
-                    found[path] = Source(path, file_sha(raw_data / path), "manifest")
+            f'select distinct campaign from {relation} where campaign is not null').fetchall()]
+    if "source_files" in cols:
+        rows = con.execute(
+            f'select distinct f.source_file, f.sha256, f.format from '
+            f'(select distinct unnest(source_files) as source_file from {relation}) as s '
+            f'join raw_files as f on f.source_file = s.source_file').fetchall()
+        for path, sha, fmt in rows:
+            found[path] = Source(path, sha or "", fmt or "")
+    elif format_leaves and ("campaign" in cols):
+        formats = [lineage.format_tables[t] for t in format_leaves]
+        rows = con.execute(
+            "select source_file, sha256, format from raw_files where manifest_status = 'listed' "
+            "and format in (select unnest(?::varchar[])) and campaign in "
+            "(select unnest(?::varchar[]))", [formats, campaigns]).fetchall()
+        for path, sha, fmt in rows:
+            found[path] = Source(path, sha or "", fmt)
+    elif format_leaves:
+        # A table with measurement lineage but no campaign column: every file of those formats
+        # in scope. The data dictionary test keeps published tables from landing here.
+        formats = [lineage.format_tables[t] for t in format_leaves]
+        rows = con.execute(
+            "select source_file, sha256, format from raw_files where manifest_status = 'listed' "
+            "and format in (select unnest(?::varchar[]))", [formats]).fetchall()
+        for path, sha, fmt in rows:
+            found[path] = Source(path, sha or "", fmt)
+    if campaigns:
+        for (manifest,) in con.execute(
+                "select manifest_file from raw_campaigns where campaign in "
+                "(select unnest(?::varchar[]))", [campaigns]).fetchall():
+            if (raw_data / manifest).is_file():
+                found[manifest] = Source(manifest, file_sha(raw_data / manifest), "manifest")
     return [found[k] for k in sorted(found)]

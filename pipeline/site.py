@@ -14,7 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .lock import writer_lock
 from .project import Project
 
 
@@ -43,10 +42,8 @@ def swap_link(link: Path, target: Path) -> None:
 
 
 def build_site(project: Project, publish_dir: str | None = None) -> Path:
-    # The site step reads no table, so it would not take the writer lock on its own: a site
-    # materialized alone (from the UI) could race a full build over `.site.swap` and the
-    # cleanup of the previous build. Take it here too (re-entrant within one process).
-    writer_lock(project.warehouse)
+    # The caller holds the build lock (pipeline/lock.py): a site built alone from the UI
+    # must not race a full build over `.site.swap` and the cleanup of the previous build.
     builds = project.root / ".site-builds"
     builds.mkdir(exist_ok=True)
     # A build killed inside mkdocs leaves its staging folder; under the lock nothing else is

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from pipeline import models
-from pipeline.ingest import gguf, ping
+from pipeline.ingest import gguf, ping, reference
 from pipeline.ingest.netdev import FORMAT as NETDEV
 from pipeline.ingest.runner import ensure_table
 
@@ -211,8 +211,10 @@ def gguf_warehouse(files):
         con.register("_f", frame)
         con.execute(f"insert into {gguf.FORMAT.table} by name select * from _f")
         con.unregister("_f")
-    models.run_model(con, model("staging/stg_deployment__gguf_metadata.sql"))
-    models.run_model(con, model("intermediate/int_deployment__model_shape.sql"))
+    reference.load(con, SQL.parent / "raw_data/reference/llama_cpp_architectures.csv")
+    for rel in ("staging/stg_deployment__gguf_metadata.sql", "intermediate/int_deployment__gguf_keys.sql",
+                "intermediate/int_deployment__layers.sql", "intermediate/int_deployment__model_shape.sql"):
+        models.run_model(con, model(rel))
     return con
 
 
@@ -226,7 +228,8 @@ def test_gguf_with_every_shape_key_passes():
 def test_gguf_missing_a_key_is_a_finding_not_a_parse_error():
     con = gguf_warehouse([("ok", FIX / "gguf/quality/complete.gguf"),
                           ("nb", FIX / "gguf/quality/no-block-count.gguf"),
-                          # good/header-only.gguf states no head_count_kv / key / value length
+                          # good/header-only.gguf states no head_count, head_count_kv, key or value length: llama.cpp
+    # has nothing to derive the KV heads from
                           ("ho", FIX / "gguf/good/header-only.gguf")])
     found = models.run_test(con, check("assert_gguf_has_required_keys"))
     assert [(r[0], r[1]) for r in found] == [("ho", "header-only.gguf"), ("nb", "no-block-count.gguf")]

@@ -19,8 +19,9 @@ import pytest
 
 from pipeline.collect import lab
 from pipeline.ingest import discover_formats
-from pipeline.ingest.manifest import scan, write_tables
-from pipeline.ingest.runner import ingest_format
+from pipeline.bare_build import ingest_tree, raw_views
+from pipeline.build_steps import Layout
+from pipeline.project import Project
 
 RATE_MBIT = 200
 SECONDS = 3
@@ -46,12 +47,12 @@ def con(tmp_path_factory):
     missing = [f for f in NEEDED if f not in formats]
     if missing:
         _unavailable(f"parsers not written yet: {missing}")
-    raw = tmp_path_factory.mktemp("raw_data")
-    lab.capture(raw / "deployments" / "lab-test", RATE_MBIT, SECONDS, PINGS, date="2026-01-01")
+    root = tmp_path_factory.mktemp("lab")
+    lab.capture(root / "raw_data" / "deployments" / "lab-test", RATE_MBIT, SECONDS, PINGS,
+                date="2026-01-01")
+    layout = Layout(Project(root))
     db = duckdb.connect()
-    write_tables(db, *scan(raw))
-    for name in NEEDED:
-        ingest_format(db, formats[name], raw)
+    raw_views(db, layout, ingest_tree(layout))
     yield db
     db.close()
 

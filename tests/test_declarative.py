@@ -35,7 +35,7 @@ def test_new_sql_and_template_join_the_graph(tree):
     defs = build_definitions(Project(tree))
     assert _deps(defs, "fct_new_figure") == {"fct_deployment_constants", "raw_campaigns"}
     assert _deps(defs, "page_new_page") == {"fct_new_figure"}
-    assert "page_new_page" in _deps(defs, "site")
+    assert "page_new_page" in _deps(defs, "docs") and _deps(defs, "site") == {"docs"}
 
 
 def test_typo_in_table_name_fails_at_load(tree):

@@ -70,10 +70,13 @@ def test_prefill_and_decomposition(built):
 
 
 def test_layer_split_by_hand(built):
-    # TENSOR_SPLIT=0.68,0.32 -> cumulative shares 0.68, 1.0; 65 blocks + output = 66 offloaded;
-    # layer i goes to device 0 while 0.68 > i/66, i.e. i <= 44: 45 blocks on claw, 20 on server.
-    # Full attention at (i+1) % 4 == 0: i = 3..43 step 4 -> 11 on claw; 47..63 -> 5 on server.
-    assert "| Blocks | 65 (45 on worker claw, 20 on head server)" in page(built)
+    # TENSOR_SPLIT=0.68,0.32 -> cumulative shares 0.68, 1.0; block_count 65 (64 decoder blocks +
+    # nextn_predict_layers 1) + output = 66 offloaded (N_GPU_LAYERS=999: i_gpu_start 0);
+    # layer i goes to device 0 while 0.68 > i/66, i.e. i <= 44: 45 on claw, 20 on server, the
+    # MTP layer 64 among them. Full attention at (i+1) % 4 == 0 over decoder layers i < 64:
+    # i = 3..43 step 4 -> 11 on claw; 47..63 -> 5 on server.
+    assert ("| Blocks | 65 (64 decoder + 1 MTP): 45 on worker claw, 20 on head server "
+            "(incl. 1 MTP)") in page(built)
     assert "16 total, interval 4 (11 worker / 5 head)" in page(built)
     # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048
     assert "3,136 B (K q8_0 1,088 + V f16 2,048)" in page(built)

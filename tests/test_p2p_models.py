@@ -10,7 +10,8 @@ import pytest
 from pipeline import models
 from pipeline.charts import point_to_point
 from pipeline.ingest import gloo_bench, iperf3, nccl_tests, ping
-from pipeline.ingest.runner import REGISTRY_DDL, ensure_table
+from pipeline.ingest.runner import ensure_table
+from pipeline.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = 1_250_000            # bytes: 10e6 bits, so a 1 Gbit/s cap means 10 ms on the wire
@@ -30,7 +31,8 @@ def _with_upstreams(names):
 
 
 _SHARED = {"stg_raw__file_context"}
-ORDER = models.topological([_ALL[n] for n in sorted(_with_upstreams(n for n in _ALL if "p2p" in n))])
+ORDER = models.topological([_ALL[n] for n in sorted(_with_upstreams(
+    [n for n in _ALL if "p2p" in n] + ["fct_campaign_file_notes"]))])
 
 
 def build(con, only: set[str] | None = None) -> None:
@@ -101,12 +103,8 @@ def _pair(con, recv, send, rtt_ms=None, nccl_s=(), iperf=None, lost=False):
 
 def warehouse(skip_pair: tuple[str, str] | None = None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
-    con.execute("""create table raw_campaigns (campaign varchar, area varchar, kind varchar,
-        title varchar, date date, provenance varchar, hosts json, links json, params json,
-        manifest_file varchar)""")
-    con.execute("""create table raw_files (source_file varchar, campaign varchar, format varchar,
-        manifest_status varchar, reason varchar, context json, size_bytes bigint, sha256 varchar)""")
-    con.execute(REGISTRY_DDL)
+    for name, columns in (("raw_campaigns", CAMPAIGN_COLUMNS), ("raw_files", FILE_COLUMNS)):
+        con.execute(f"create table {name} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
     for fmt in (nccl_tests.FORMAT, gloo_bench.FORMAT, ping.FORMAT, iperf3.FORMAT):
         ensure_table(con, fmt)
     con.execute("create table ref_aws_regions as select * from (values "
@@ -200,10 +198,10 @@ def test_total_loss_gives_empty_delay_and_a_note(con):
                      "and sender = 'eu-west-1'")[0]
     assert lost["rtt_avg_s"] is None and lost["window_bytes"] is None   # unknown, not zero
     assert lost["nccl_bits_per_s"] == pytest.approx(8e6 / 0.2)          # 40 Mbit/s still shown
-    notes = rows(con, "select * from fct_p2p_data_quality")
-    assert [(n["source_file"], n["receiver"]) for n in notes] == [
-        ("p2p/sw/us-west-2_from_eu-west-1.txt", "us-west-2")]
-    assert "no reply to 3 packet(s)" in notes[0]["issue"]
+    notes = rows(con, "select * from fct_campaign_file_notes")
+    assert [(n["campaign"], n["source_file"]) for n in notes] == [
+        ("sw", "p2p/sw/us-west-2_from_eu-west-1.txt")]
+    assert "no reply to 3 packet(s)" in notes[0]["detail"]
 
 
 def test_removing_one_pair_removes_exactly_its_row_and_cells(con):
@@ -228,9 +226,9 @@ def test_quarantined_file_becomes_a_note():
     con = warehouse()
     con.execute("update ingest_registry set status = 'quarantined', reason = 'x.log:3: expected a, "
                 "found b' where source_file = 'p2p/sw/eu-west-1_from_us-west-2.log'")
-    build(con, only={"fct_p2p_data_quality"})
-    notes = rows(con, "select issue from fct_p2p_data_quality order by issue")
-    assert "x.log:3: expected a, found b" in [n["issue"] for n in notes]
+    build(con, only={"fct_campaign_file_notes"})
+    notes = rows(con, "select detail from fct_campaign_file_notes order by detail")
+    assert "x.log:3: expected a, found b" in [n["detail"] for n in notes]
 
 
 def test_method_flattens_env_and_commands(con):

@@ -164,12 +164,13 @@ def test_two_builds_at_once_wait_or_fail_clearly(versions, tmp_path, timeout_s):
         # the second waits for the first, then builds
         assert codes == [0, 0], [err[-2000:] for _, _, err in results]
     else:
-        # the second gives up after 1 s, naming the holder's pid and the lock file
+        # the second gives up after 1 s, naming the holder's pid and the tree's lock file
         assert codes == [0, 1]
         (winner,) = [p for p, _, _ in results if p.returncode == 0]
         (err,) = [e for p, _, e in results if p.returncode == 1]
-        lock = root / ".warehouse" / "interconnect.duckdb.lock"
-        assert f"another build (pid {winner.pid}) holds {lock}; gave up after waiting 1 s" in err
+        lock = root / ".interconnect-build.lock"
+        assert (f"another build (pid {winner.pid}) holds {lock}; gave up after waiting 1 s; "
+                f"nothing was written") in err
     con = duckdb.connect(str(root / ".warehouse" / "interconnect.duckdb"), read_only=True)
     assert con.execute("select count(*) from ingest_registry where status = 'ok'").fetchall()[0][0] > 0
     assert tree(root / "docs") == versions["old_docs"]

@@ -42,7 +42,7 @@ def mixed(tmp_path_factory):
 def test_every_bad_file_is_recorded_with_its_reason(mixed):
     con = warehouse(mixed)
     found = {r[0][len(PREFIX):]: r[1:] for r in con.execute(
-        "select source_file, status, reason, rows_ingested from ingest_registry "
+        "select source_file, status, reason, coalesce(rows_ingested, 0) from fct_data_sources "
         "where source_file like ? order by source_file", [PREFIX + "%"]).fetchall()}
     for name, (status, where, words) in BAD.items():
         got_status, reason, rows = found[name]

@@ -1,7 +1,9 @@
 """Charts: SVG files the pipeline draws from marts, committed beside the pages.
 
-A module here exposes ``CHARTS = [Chart(...)]``; each chart becomes one asset that
-writes ``docs/<path>`` (deterministic bytes, rewritten only when they change).
+A module here exposes ``CHARTS = [Chart(...)]``. A chart belongs to a page (its template's
+name) and is drawn with that page, from the same scope: a per-campaign page's charts read that
+campaign's tables only. The file lands at ``docs/<page slug>/<file>``; the bytes are
+deterministic, so an unchanged chart is not rewritten.
 """
 from __future__ import annotations
 
@@ -13,10 +15,14 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class Chart:
-    name: str                     # asset name part: chart_<name>
-    path: str                     # relative to docs/, e.g. "point-to-point/delay-matrix.svg"
+    name: str
+    page: str                     # the template it belongs to, e.g. "deployment"
+    file: str                     # relative to the page's folder, e.g. "delay-matrix.svg"
     marts: list                   # tables the chart reads
     render: Callable              # render(con) -> str (SVG text)
+
+    def path(self, slug: str) -> str:
+        return f"{slug}/{self.file}"
 
 
 def discover_charts() -> list[Chart]:

@@ -113,7 +113,7 @@ def utilisation(con, window_kind: str, title: str) -> str:
                           f"link, interface {first['interface']}; shaded: the measured window",
                           anchor="start"))
         spans = [(x0, x1, f"seconds since the {window_kind.replace('_', ' ')} started")]
-        if zoom:
+        if zoom and first["ubatch_s"]:
             spans.append((0.0, ZOOM_UBATCHES * first["ubatch_s"],
                           f"close-up: the first {ZOOM_UBATCHES} ubatches ({first['ubatch_s'] * 1e3:.0f} ms each), "
                           f"seconds since the prefill started"))
@@ -247,7 +247,7 @@ def feasibility_heatmap(con) -> str:
         for ck in col_keys:
             c = by_key.get((key, ck))
             x = col_x[ck]
-            if c is None:
+            if c is None or c["usable_share_fraction"] is None:
                 fill, label = "#ffffff", "—"
             else:
                 fill = CLASS_FILLS[min(c["feasibility_sort_order"], len(CLASS_FILLS)) - 1]
@@ -269,14 +269,14 @@ def feasibility_heatmap(con) -> str:
 
 
 CHARTS = [
-    Chart(name="ebm_prefill_utilisation", path="ethernet-bandwidth-math/prefill-utilisation.svg",
+    Chart(name="ebm_prefill_utilisation", page="deployment", file="prefill-utilisation.svg",
           marts=["fct_netdev_utilisation", "fct_deployment_constants", "fct_deployment_links"],
           render=prefill_utilisation),
-    Chart(name="ebm_snapshot_utilisation", path="ethernet-bandwidth-math/snapshot-utilisation.svg",
+    Chart(name="ebm_snapshot_utilisation", page="deployment", file="snapshot-utilisation.svg",
           marts=["fct_netdev_utilisation", "fct_deployment_constants", "fct_deployment_links"],
           render=snapshot_utilisation),
-    Chart(name="ebm_prefill_vs_link", path="ethernet-bandwidth-math/prefill-vs-link-speed.svg",
+    Chart(name="ebm_prefill_vs_link", page="deployment", file="prefill-vs-link-speed.svg",
           marts=["fct_prefill_what_if"], render=prefill_vs_link),
-    Chart(name="ebm_feasibility_heatmap", path="ethernet-bandwidth-math/feasibility-heatmap.svg",
+    Chart(name="ebm_feasibility_heatmap", page="ethernet-bandwidth-math", file="feasibility-heatmap.svg",
           marts=["fct_link_feasibility", "dim_feasibility_thresholds"], render=feasibility_heatmap),
 ]

@@ -176,12 +176,12 @@ def time_vs_cap(con) -> str:
 
 
 CHARTS = [
-    Chart(name="p2p_delay_matrix", path="point-to-point/delay-matrix.svg",
+    Chart(name="p2p_delay_matrix", page="p2p", file="delay-matrix.svg",
           marts=["fct_p2p_region_matrix"], render=delay_matrix),
-    Chart(name="p2p_bandwidth_matrix", path="point-to-point/bandwidth-matrix.svg",
+    Chart(name="p2p_bandwidth_matrix", page="p2p", file="bandwidth-matrix.svg",
           marts=["fct_p2p_region_matrix"], render=bandwidth_matrix),
-    Chart(name="p2p_tc_time_vs_delay", path="point-to-point/tc-time-vs-delay.svg",
+    Chart(name="p2p_tc_time_vs_delay", page="p2p", file="tc-time-vs-delay.svg",
           marts=["fct_p2p_tc_times", "fct_p2p_network_cost"], render=time_vs_delay),
-    Chart(name="p2p_tc_time_vs_cap", path="point-to-point/tc-time-vs-cap.svg",
+    Chart(name="p2p_tc_time_vs_cap", page="p2p", file="tc-time-vs-cap.svg",
           marts=["fct_p2p_tc_times"], render=time_vs_cap),
 ]

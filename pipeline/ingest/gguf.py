@@ -14,8 +14,10 @@ the data ran out.
 
 Rows: ``key``, ``value_type`` (``UINT32``, ``STRING``, ``ARRAY[INT32]`` …),
 ``value`` (scalars as text, floats in their shortest round-trip form for their
-own width; arrays as a JSON list, or ``{"len": n}`` beyond 64 elements so that
-a 150k-token vocabulary does not land in the warehouse) and ``source_line`` =
+own width; arrays as a JSON list, or ``{"len": n}`` for string arrays beyond 64
+elements and other arrays beyond 1024, so that a 150k-token vocabulary does not land in the
+warehouse while per-layer arrays such as ``head_count_kv`` or
+``attention.sliding_window_pattern`` of a model with hundreds of blocks are kept whole) and ``source_line`` =
 byte offset of the key/value field. The header pseudo-fields the reader adds
 (``GGUF.version``, ``GGUF.tensor_count``, ``GGUF.kv_count``) are not metadata
 keys and are left out.
@@ -32,7 +34,8 @@ from gguf.gguf_reader import READER_SUPPORTED_VERSIONS
 
 from pipeline.ingest.base import Format, ParseError
 
-ARRAY_SUMMARY_OVER = 64  # arrays longer than this are stored as {"len": n}
+ARRAY_SUMMARY_OVER = 64       # string arrays longer than this are stored as {"len": n}
+LAYER_ARRAY_MAX = 1024        # numeric/bool arrays up to this length are kept (per-layer values)
 
 
 class _ShortRead(Exception):
@@ -93,7 +96,8 @@ def _row(field) -> dict:
         item_type = GGUFValueType(int(field.parts[3][0]))
         n = int(field.parts[4][0])
         value_type = f"ARRAY[{item_type.name}]"
-        if n > ARRAY_SUMMARY_OVER:
+        limit = ARRAY_SUMMARY_OVER if item_type == GGUFValueType.STRING else LAYER_ARRAY_MAX
+        if n > limit:
             value = json.dumps({"len": n})
         elif item_type == GGUFValueType.ARRAY:
             # Nested arrays are flattened by the reader; keep only their count.
@@ -148,7 +152,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="gguf",
     table="raw_gguf",
-    version=1,
+    version=2,
     columns={"key": "VARCHAR", "value_type": "VARCHAR", "value": "VARCHAR"},
     parse=parse,
     description="GGUF header metadata, one row per key (gguf.GGUFReader).",

@@ -1,42 +1,44 @@
-"""Campaign manifests: the context a tool's output lacks.
+"""The schema of a campaign's ``manifest.yaml``, checked field by field.
 
-Every campaign folder under ``raw_data/<area>/<campaign>/`` holds a
-``manifest.yaml`` (format: raw_data/README.md). This module turns all of them
-into two tables: ``raw_campaigns`` (one row per campaign) and ``raw_files`` (one
-row per file found or listed, with its format, context and a status saying
-whether it can be parsed at all: listed, unlisted, missing, no_manifest,
-bad_manifest).
+A manifest gives a campaign's files the context their tools do not print (format:
+raw_data/README.md). Every problem is reported with the field it is in, what is allowed and
+what was found, all of them at once, so one edit fixes the file. A manifest with any problem
+withholds its campaign (nothing of it is ingested) and is named on Data quality; other
+campaigns build as usual.
 """
 from __future__ import annotations
 
-import hashlib
-import json
+import datetime as dt
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import PurePosixPath
 
-import yaml
+KINDS = {"deployments": "deployment", "p2p": "p2p"}
+PROVENANCE = ("reconstructed", "captured")
+ROLES = ("head", "worker", "sender", "receiver")
+CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_SCALARS = (str, int, float, bool)
 
-AREAS = ("deployments", "p2p")
-NOT_DATA = {"README.md", "manifest.yaml"}
+
+class ManifestError(ValueError):
+    def __init__(self, manifest: str, problems: list[str]):
+        self.manifest = manifest
+        self.problems = problems
+        super().__init__(f"{manifest}: " + "; ".join(problems))
 
 
 @dataclass
-class FileEntry:
-    source_file: str          # relative to raw_data/
-    campaign: str | None
-    format: str | None
-    status: str               # listed | unlisted | missing | no_manifest | bad_manifest
-    reason: str | None = None
+class Entry:
+    path: str                  # relative to the campaign folder, as written
+    format: str
     context: dict = field(default_factory=dict)
-    size_bytes: int | None = None
-    sha256: str | None = None
 
 
 @dataclass
 class Campaign:
     campaign: str
     area: str
-    kind: str | None
+    kind: str
     title: str | None
     date: str | None
     provenance: str | None
@@ -44,116 +46,187 @@ class Campaign:
     links: dict
     params: dict
     manifest_file: str
+    entries: list[Entry] = field(default_factory=list)
 
 
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+def valid_campaign_name(name: str) -> bool:
+    return bool(CAMPAIGN_NAME.match(name))
 
 
-def _campaign_dirs(raw_data: Path):
-    for area in AREAS:
-        base = raw_data / area
-        if base.is_dir():
-            for d in sorted(p for p in base.iterdir() if p.is_dir()):
-                yield area, d
+def _type(value) -> str:
+    return "nothing" if value is None else type(value).__name__
 
 
-def _data_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*")
-                  if p.is_file() and p.name not in NOT_DATA and not p.name.startswith("."))
+def _scalar_map(value, where: str, problems: list[str]) -> dict:
+    """A mapping of names to strings, numbers or booleans (manifest context, link attributes)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f"{where}: expected a mapping of names to values, found {_type(value)}")
+        return {}
+    out = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            problems.append(f"{where}: expected text keys, found {key!r}")
+        elif item is not None and not isinstance(item, _SCALARS):
+            problems.append(f"{where}.{key}: expected a string or a number, found {_type(item)}")
+        else:
+            out[key] = item
+    return out
 
 
-def _load_yaml(path: Path) -> dict:
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise ValueError(f"{where}: expected valid YAML, found {getattr(exc, 'problem', exc)}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: expected UTF-8 YAML, found byte 0x{exc.object[exc.start]:02x}") from None
-    if not isinstance(doc, dict):
-        raise ValueError(f"{path}:1: expected a mapping with campaign/files, found {type(doc).__name__}")
-    for key in ("campaign", "files"):
-        if key not in doc:
-            raise ValueError(f"{path}: expected a '{key}' key, found keys {sorted(doc)}")
-    if not isinstance(doc["files"], list):
-        raise ValueError(f"{path}: expected 'files' to be a list, found {type(doc['files']).__name__}")
-    return doc
+def _relative_path(value, where: str, problems: list[str]) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        problems.append(f"{where}: expected a path relative to the campaign folder, "
+                        f"found {_type(value) if not isinstance(value, str) else 'an empty string'}")
+        return None
+    pure = PurePosixPath(value)
+    if pure.is_absolute() or value.startswith("~") or "\\" in value:
+        problems.append(f"{where}: expected a path relative to the campaign folder, found the "
+                        f"absolute path {value!r} (only files inside raw_data/ are read)")
+        return None
+    if ".." in pure.parts:
+        problems.append(f"{where}: expected a path inside the campaign folder, found {value!r} "
+                        f"(it climbs out with '..')")
+        return None
+    if pure.name in ("manifest.yaml", "README.md"):
+        problems.append(f"{where}: {value!r} is the campaign's own {pure.name}, not a data file")
+        return None
+    return pure.as_posix()
 
 
-def scan(raw_data: Path) -> tuple[list[Campaign], list[FileEntry]]:
-    """Read every manifest; never raises on bad input, records it instead."""
-    campaigns: list[Campaign] = []
-    files: list[FileEntry] = []
-    for area, folder in _campaign_dirs(raw_data):
-        rel = lambda p: p.relative_to(raw_data).as_posix()  # noqa: E731
-        present = {rel(p): p for p in _data_files(folder)}
-        manifest = folder / "manifest.yaml"
-        if not manifest.exists():
-            for name in present:
-                files.append(FileEntry(name, folder.name, None, "no_manifest",
-                                       f"{rel(folder)}: no manifest.yaml gives this file its context"))
-            continue
+def _date(value, problems: list[str]) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
         try:
-            doc = _load_yaml(manifest)
-        except ValueError as exc:
-            for name in present:
-                files.append(FileEntry(name, folder.name, None, "bad_manifest", str(exc)))
+            return dt.date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    problems.append(f"date: expected an ISO date such as 2026-08-17, found {value!r}")
+    return None
+
+
+def _hosts(value, problems: list[str]) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f"hosts: expected a mapping of host names to {{role: …}}, found {_type(value)}")
+        return {}
+    out = {}
+    for name, attrs in value.items():
+        where = f"hosts.{name}"
+        if not isinstance(name, str):
+            problems.append(f"hosts: expected host names as text, found {name!r}")
             continue
-        name = str(doc["campaign"])
-        campaigns.append(Campaign(
-            campaign=name, area=area, kind=doc.get("kind"), title=doc.get("title"),
-            date=str(doc["date"]) if doc.get("date") is not None else None,
-            provenance=doc.get("provenance"), hosts=doc.get("hosts") or {},
-            links=doc.get("links") or {}, params=doc.get("params") or {},
-            manifest_file=rel(manifest)))
-        listed: set[str] = set()
-        for i, item in enumerate(doc["files"]):
-            if not isinstance(item, dict) or "path" not in item or "format" not in item:
-                files.append(FileEntry(f"{rel(manifest)}#files[{i}]", name, None, "bad_manifest",
-                                       f"{rel(manifest)}: files[{i}] needs 'path' and 'format', "
-                                       f"found {item!r}"))
-                continue
-            source = rel(folder / item["path"])
-            if source in listed:
-                files.append(FileEntry(source, name, item["format"], "bad_manifest",
-                                       f"{rel(manifest)}: {item['path']} is listed twice"))
-                continue
-            listed.add(source)
-            context = item.get("context") or {}
-            if source in present:
-                files.append(FileEntry(source, name, str(item["format"]), "listed", None, context))
-            else:
-                files.append(FileEntry(source, name, str(item["format"]), "missing",
-                                       f"{rel(manifest)} lists {item['path']}, which does not exist",
-                                       context))
-        for source in sorted(set(present) - listed):
-            files.append(FileEntry(source, name, None, "unlisted",
-                                   f"{source}: not listed in {rel(manifest)}, so its context is unknown"))
-    for entry in files:
-        path = raw_data / entry.source_file
-        if entry.status != "missing" and path.is_file():
-            entry.size_bytes = path.stat().st_size
-            entry.sha256 = sha256_of(path)
-    return campaigns, files
+        attrs = _scalar_map(attrs, where, problems)
+        role = attrs.get("role")
+        if role is not None and role not in ROLES:
+            problems.append(f"{where}.role: expected one of {', '.join(ROLES)}, found {role!r}")
+        out[name] = attrs
+    return out
 
 
-def write_tables(con, campaigns: list[Campaign], files: list[FileEntry]) -> None:
-    con.execute("""create or replace table raw_campaigns (
-        campaign varchar, area varchar, kind varchar, title varchar, date date,
-        provenance varchar, hosts json, links json, params json, manifest_file varchar)""")
-    con.executemany("insert into raw_campaigns values (?,?,?,?,?,?,?,?,?,?)", [
-        (c.campaign, c.area, c.kind, c.title, c.date, c.provenance,
-         json.dumps(c.hosts, sort_keys=True, default=str), json.dumps(c.links, sort_keys=True, default=str),
-         json.dumps(c.params, sort_keys=True, default=str), c.manifest_file) for c in campaigns])
-    con.execute("""create or replace table raw_files (
-        source_file varchar, campaign varchar, format varchar, manifest_status varchar,
-        reason varchar, context json, size_bytes bigint, sha256 varchar)""")
-    con.executemany("insert into raw_files values (?,?,?,?,?,?,?,?)", [
-        (f.source_file, f.campaign, f.format, f.status, f.reason,
-         json.dumps(f.context, sort_keys=True, default=str), f.size_bytes, f.sha256) for f in files])
+def _links(value, problems: list[str]) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f"links: expected a mapping of link ids to attributes, found {_type(value)}")
+        return {}
+    out = {}
+    for link_id, attrs in value.items():
+        where = f"links.{link_id}"
+        if not isinstance(link_id, str):
+            problems.append(f"links: expected link ids as text, found {link_id!r}")
+            continue
+        if not isinstance(attrs, dict):
+            problems.append(f"{where}: expected a mapping (label, class, interfaces …), "
+                            f"found {_type(attrs)}")
+            continue
+        interfaces = attrs.get("interfaces")
+        rest = _scalar_map({k: v for k, v in attrs.items() if k != "interfaces"}, where, problems)
+        if interfaces is not None:
+            rest["interfaces"] = _scalar_map(interfaces, f"{where}.interfaces", problems)
+        out[link_id] = rest
+    return out
+
+
+def _params(value, problems: list[str]) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f"params: expected a mapping, found {_type(value)}")
+        return {}
+    return value
+
+
+def _entries(value, problems: list[str]) -> list[Entry]:
+    if not isinstance(value, list):
+        problems.append(f"files: expected a list of {{path, format, context}} entries, "
+                        f"found {_type(value)}")
+        return []
+    entries, seen = [], set()
+    for i, item in enumerate(value):
+        where = f"files[{i}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: expected a mapping with path and format, found {_type(item)}")
+            continue
+        unknown = sorted(str(k) for k in item if k not in ("path", "format", "context"))
+        if unknown:
+            problems.append(f"{where}: expected only path, format and context, found {', '.join(unknown)}")
+        path = _relative_path(item.get("path"), f"{where}.path", problems)
+        fmt = item.get("format")
+        if not isinstance(fmt, str) or not fmt:
+            problems.append(f"{where}.format: expected a format name (iperf3, ping …), found {_type(fmt)}")
+            fmt = None
+        context = _scalar_map(item.get("context"), f"{where}.context", problems)
+        if path is not None and path in seen:
+            problems.append(f"{where}.path: {path} is listed twice")
+            continue
+        if path is not None and fmt is not None:
+            seen.add(path)
+            entries.append(Entry(path, fmt, context))
+    return entries
+
+
+def validate(doc, folder: str, area: str, manifest_file: str) -> Campaign:
+    """A checked Campaign, or ManifestError listing every problem."""
+    problems: list[str] = []
+    if not isinstance(doc, dict):
+        raise ManifestError(manifest_file, [f"expected a mapping with campaign, kind and files, "
+                                            f"found {_type(doc)}"])
+    name = doc.get("campaign")
+    if name != folder:
+        problems.append(f"campaign: expected the folder's name {folder!r} (each campaign folder is "
+                        f"one campaign), found {name!r}")
+    kind = doc.get("kind")
+    if kind != KINDS[area]:
+        problems.append(f"kind: expected {KINDS[area]!r} for a campaign under {area}/, found {kind!r}")
+    title = doc.get("title")
+    if title is not None and not isinstance(title, str):
+        problems.append(f"title: expected text, found {_type(title)}")
+    provenance = doc.get("provenance")
+    if provenance not in PROVENANCE:
+        problems.append(f"provenance: expected one of {', '.join(PROVENANCE)}, found {provenance!r}")
+    date = _date(doc.get("date"), problems)
+    hosts = _hosts(doc.get("hosts"), problems)
+    links = _links(doc.get("links"), problems)
+    params = _params(doc.get("params"), problems)
+    if "files" not in doc:
+        problems.append("files: expected a list of the campaign's data files, found no 'files' key")
+        entries = []
+    else:
+        entries = _entries(doc.get("files"), problems)
+    known = {"campaign", "kind", "title", "date", "provenance", "hosts", "links", "params", "files"}
+    unknown = sorted(str(k) for k in doc if k not in known)
+    if unknown:
+        problems.append(f"expected only the keys {', '.join(sorted(known))}, found {', '.join(unknown)}")
+    if problems:
+        raise ManifestError(manifest_file, problems)
+    return Campaign(campaign=folder, area=area, kind=kind, title=title, date=date,
+                    provenance=provenance, hosts=hosts, links=links, params=params,
+                    manifest_file=manifest_file, entries=entries)

@@ -1,13 +1,11 @@
-"""Ingest the files of one format into its ``raw_*`` table, incrementally.
+"""Ingest one campaign's files of one format into the raw store, incrementally.
 
-The ``ingest_registry`` table remembers, per file, the sha256 and parser
-version it was last parsed with and the outcome. A file whose content and
-parser are unchanged is not parsed again; a changed file's old rows are replaced;
-a file that fails is quarantined with its reason and the run goes on. Two files
-with the same content and the same manifest context under different names are one
-measurement listed twice: the second is quarantined as a duplicate, so it is not
-counted twice. (Same bytes with different context is legitimate: ethtool prints
-no host name, so two hosts with the same NIC settings give identical files.)
+A file whose (path, sha256, parser version) already has its Parquet file is not parsed again
+(the store's key says so; see :mod:`pipeline.store`). A changed file, or one parsed by an older
+parser version, is parsed and its new Parquet file replaces the old one. A file that fails is
+stored as an empty Parquet file whose registry entry says ``quarantined`` and why, so it is not
+parsed again until its bytes or the parser change, and the run goes on. Files that left the
+manifest take their rows with them.
 """
 from __future__ import annotations
 
@@ -16,11 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..store import RawStore, present, write_parquet
 from .base import Format, ParseError
-
-REGISTRY_DDL = """create table if not exists ingest_registry (
-    source_file varchar primary key, format varchar, sha256 varchar, parser_version integer,
-    status varchar, reason varchar, rows_ingested bigint)"""
 
 
 @dataclass
@@ -32,11 +27,8 @@ class IngestSummary:
     rows: int = 0
 
 
-def ensure_table(con, fmt: Format) -> None:
-    cols = ", ".join(f'"{c}" {t}' for c, t in fmt.columns.items())
-    con.execute(f'create table if not exists "{fmt.table}" (source_file varchar, '
-                f'campaign varchar, source_line bigint, {cols})')
-    con.execute(REGISTRY_DDL)
+def columns_of(fmt: Format) -> dict[str, str]:
+    return {"source_file": "VARCHAR", "campaign": "VARCHAR", "source_line": "BIGINT", **fmt.columns}
 
 
 def _frame(fmt: Format, rows, path: Path) -> pd.DataFrame:
@@ -50,65 +42,65 @@ def _frame(fmt: Format, rows, path: Path) -> pd.DataFrame:
     return frame[wanted]
 
 
-def ingest_format(con, fmt: Format, raw_data: Path, log=None) -> IngestSummary:
-    """Bring ``fmt.table`` in line with the files the manifests assign to ``fmt``."""
-    ensure_table(con, fmt)
+def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, files,
+                 log=None) -> IngestSummary:
+    """Bring ``store/<campaign>/<fmt.table>`` in line with the campaign's listed files."""
     summary = IngestSummary()
-    listed = con.execute(
-        "select source_file, campaign, sha256, context::varchar from raw_files "
-        "where format = ? and manifest_status = 'listed' order by source_file", [fmt.name]).fetchall()
-    known = {r[0]: r for r in con.execute(
-        "select source_file, format, sha256, parser_version, status from ingest_registry "
-        "where format = ?", [fmt.name]).fetchall()}
-
-    # Files that left the manifest (or were deleted) take their rows with them.
-    current = {r[0] for r in listed}
-    for gone in sorted(set(known) - current):
-        con.execute(f'delete from "{fmt.table}" where source_file = ?', [gone])
-        con.execute("delete from ingest_registry where source_file = ?", [gone])
-        summary.removed += 1
-
-    first_seen: dict[tuple[str, str, str], str] = {}
-    for source_file, campaign, sha, context in listed:
-        duplicate_of = first_seen.setdefault((campaign, sha, context), source_file)
-        prev = known.get(source_file)
-        # A duplicate's status depends on other files, so it is decided again on every run.
-        unchanged = (prev is not None and prev[2] == sha and prev[3] == fmt.version
-                     and prev[4] != "duplicate")
-        if unchanged and duplicate_of == source_file:
+    store.clean_temporaries(campaign, fmt.table)
+    keep: set[str] = set()
+    for entry in files:
+        if entry.format != fmt.name or entry.status != "listed":
+            continue
+        target = store.table_dir(campaign, fmt.table) / store.key(
+            entry.source_file, entry.sha256, fmt.version)
+        keep.add(target.name)
+        if present(target):
             summary.skipped += 1
             continue
-        con.execute(f'delete from "{fmt.table}" where source_file = ?', [source_file])
-        if duplicate_of != source_file:
-            _record(con, source_file, fmt, sha, "duplicate",
-                    f"{source_file}: same content (sha256 {sha[:12]}) and context as "
-                    f"{duplicate_of}; ingested once", 0)
-            summary.quarantined += 1
-            continue
-        path = raw_data / source_file
+        registry = {"source_file": entry.source_file, "campaign": campaign, "format": fmt.name,
+                    "sha256": entry.sha256, "parser_version": fmt.version}
+        path = raw_data / entry.source_file
         try:
             frame = _frame(fmt, fmt.parse(path), path)
         except ParseError as exc:
             reason = str(exc).replace(str(raw_data) + "/", "")
-            _record(con, source_file, fmt, sha, "quarantined", reason, 0)
-            summary.quarantined += 1
-            if log:
-                log.warning(f"quarantined {reason}")
+            _quarantine(store, fmt, target, registry, reason, log, summary)
+            continue
+        except Exception as exc:  # noqa: BLE001 - a parser bug must not stop the other files
+            reason = (f"{entry.source_file}: the {fmt.name} parser failed on this file "
+                      f"({type(exc).__name__}: {exc}); the file is quarantined")
+            _quarantine(store, fmt, target, registry, reason, log, summary)
             continue
         frame.insert(0, "campaign", campaign)
-        frame.insert(0, "source_file", source_file)
-        con.register("_incoming", frame)
-        try:
-            con.execute(f'insert into "{fmt.table}" by name select * from _incoming')
-        finally:
-            con.unregister("_incoming")
-        _record(con, source_file, fmt, sha, "ok", None, len(frame))
+        frame.insert(0, "source_file", entry.source_file)
+        n = write_parquet(target, columns_of(fmt), frame,
+                          registry={**registry, "status": "ok", "reason": None})
         summary.parsed += 1
-        summary.rows += len(frame)
+        summary.rows += n
+    for old in store.files(campaign, fmt.table):
+        if old.name not in keep:
+            old.unlink()
+            summary.removed += 1
     return summary
 
 
-def _record(con, source_file, fmt, sha, status, reason, rows):
-    con.execute("delete from ingest_registry where source_file = ?", [source_file])
-    con.execute("insert into ingest_registry values (?,?,?,?,?,?,?)",
-                [source_file, fmt.name, sha, fmt.version, status, reason, rows])
+def _quarantine(store, fmt, target, registry, reason, log, summary) -> None:
+    write_parquet(target, columns_of(fmt), None,
+                  registry={**registry, "status": "quarantined", "reason": reason,
+                            "rows_ingested": 0})
+    summary.quarantined += 1
+    if log:
+        log.warning(f"quarantined {reason}")
+
+
+def _ddl(name: str, columns: dict[str, str]) -> str:
+    cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
+    return f'create table if not exists "{name}" ({cols})'
+
+
+def ensure_table(con, fmt: Format) -> None:
+    """An empty ``raw_<format>`` table (and the registry) in ``con``: how tests and scripts
+    give the SQL models a hand-made raw layer."""
+    from ..store import REGISTRY_COLUMNS
+    con.execute(_ddl(fmt.table, columns_of(fmt)))
+    con.execute(_ddl("ingest_registry", REGISTRY_COLUMNS))

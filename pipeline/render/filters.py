@@ -104,7 +104,16 @@ def rate_sig(bits_per_s, figures: int = 3) -> str:
     return f"{num(value, digits)} {unit}"
 
 
+NOT_MEASURED = "*not measured*"
+
+
+def measured(text) -> str:
+    """A formatted measurement, or 'not measured' where the filter before it found nothing."""
+    return NOT_MEASURED if text is None or str(text) == DASH else str(text)
+
+
 FILTERS = {
+    "measured": measured,
     "num": num,
     "bytes_as": bytes_as,
     "rate_as": rate_as,

@@ -1,9 +1,9 @@
--- grain: one row per campaign
--- The anchor task (manifest params.prefill_task / decode_task) as llama-server logged it.
--- Prefill window: from the task's "new prompt" line for the prompt eval time it reports
--- (t_prompt_processing starts when the slot starts on the prompt). Decode: the verify steps
--- of speculative decoding are generated drafts / SPEC_DRAFT_N_MAX (each MTP step drafts
--- n_max tokens and verifies them with one extra position).
+-- grain: one row per campaign with an anchor task (manifest params.prefill_task / decode_task)
+-- The anchor tasks as llama-server logged them. Prefill window: from the task's "new prompt"
+-- line for the prompt eval time it reports (t_prompt_processing starts when the slot starts on
+-- the prompt). Builds that log "new prompt" only at trace level leave the timing block: it is
+-- printed when the task ends, after the prompt eval time and then the eval (decode) time, so
+-- the prefill ended eval time before it and started prompt eval time before that.
 with anchors as (
     select
         campaign,
@@ -20,9 +20,11 @@ prefill as (
         anchors.campaign,
         anchors.prefill_task,
         max(journal.source_file) as journal_file,
-        min(journal.unix_s) filter (where journal.event = 'new_prompt') as prefill_start_unix_s,
+        min(journal.unix_s) filter (where journal.event = 'new_prompt') as new_prompt_unix_s,
+        max(journal.unix_s) filter (where journal.event = 'prompt_eval') as timing_unix_s,
         max(journal.duration_s) filter (where journal.event = 'prompt_eval') as prefill_s,
         max(journal.tokens) filter (where journal.event = 'prompt_eval') as prefill_tokens,
+        max(journal.duration_s) filter (where journal.event = 'eval') as task_eval_s,
         max(journal.source_line) filter (where journal.event = 'prompt_eval') as prompt_eval_line
     from anchors
     join journal on journal.campaign = anchors.campaign and journal.task_id = anchors.prefill_task
@@ -32,6 +34,7 @@ decode as (
     select
         anchors.campaign,
         anchors.decode_task,
+        max(journal.source_file) as decode_journal_file,
         max(journal.duration_s) filter (where journal.event = 'eval') as decode_s,
         max(journal.tokens) filter (where journal.event = 'eval') as decode_tokens,
         max(journal.accepted) filter (where journal.event = 'draft_acceptance') as draft_accepted,
@@ -43,23 +46,31 @@ decode as (
 ),
 final as (
     select
-        prefill.*,
-        prefill.prefill_start_unix_s + prefill.prefill_s as prefill_end_unix_s,
+        prefill.campaign,
+        prefill.prefill_task,
+        prefill.journal_file,
+        prefill.prefill_s,
+        prefill.prefill_tokens,
+        prefill.prompt_eval_line,
+        coalesce(prefill.new_prompt_unix_s,
+                 prefill.timing_unix_s - coalesce(prefill.task_eval_s, 0) - prefill.prefill_s)
+            as prefill_start_unix_s,
+        coalesce(prefill.new_prompt_unix_s,
+                 prefill.timing_unix_s - coalesce(prefill.task_eval_s, 0) - prefill.prefill_s)
+            + prefill.prefill_s as prefill_end_unix_s,
+        case when prefill.new_prompt_unix_s is not null then 'new prompt line'
+             when prefill.timing_unix_s is not null then 'timing block' end as prefill_window_basis,
         prefill.prefill_tokens / prefill.prefill_s as prefill_tokens_per_s,
         decode.decode_task,
+        decode.decode_journal_file,
         decode.decode_s,
         decode.decode_tokens,
         decode.decode_tokens / decode.decode_s as decode_tokens_per_s,
         decode.draft_accepted,
         decode.draft_generated,
-        decode.eval_line,
-        cfg.spec_draft_n_max,
-        decode.draft_generated / cfg.spec_draft_n_max as verify_steps,
-        decode.decode_s / (decode.draft_generated / cfg.spec_draft_n_max) as verify_step_s,
-        decode.decode_tokens / (decode.draft_generated / cfg.spec_draft_n_max) as tokens_per_step
+        decode.eval_line
     from prefill
-    left join decode on decode.campaign = prefill.campaign
-    left join int_deployment__service_config as cfg on cfg.campaign = prefill.campaign
+    full join decode on decode.campaign = prefill.campaign
 )
 select * from final
 order by campaign

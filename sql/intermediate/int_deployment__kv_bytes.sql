@@ -1,29 +1,24 @@
 -- grain: one row per campaign
--- Bytes of KV cache per full-attention layer per token: head_count_kv x key_length elements
--- of the K cache type and head_count_kv x value_length of the V type, each stored in ggml
--- blocks (q8_0: 34 bytes per 32 elements; f16: 2 bytes per element).
-with shape as (
-    select * from int_deployment__model_shape
-),
-cfg as (
-    select * from int_deployment__service_config
+-- KV bytes per token of one full-attention layer (K and V parts), when every full-attention
+-- layer has the same geometry; NULL when they differ (the per-layer table has each).
+with kv as (
+    select * from int_deployment__layer_kv
+    where attention_kind = 'full'
 ),
 final as (
     select
-        shape.campaign,
-        cfg.cache_type_k,
-        cfg.cache_type_v,
-        shape.head_count_kv * shape.key_length as k_elements_per_token,
-        shape.head_count_kv * shape.value_length as v_elements_per_token,
-        shape.head_count_kv * shape.key_length / k.block_elements * k.block_bytes as k_bytes_per_token,
-        shape.head_count_kv * shape.value_length / v.block_elements * v.block_bytes as v_bytes_per_token,
-        shape.head_count_kv * shape.key_length / k.block_elements * k.block_bytes
-            + shape.head_count_kv * shape.value_length / v.block_elements * v.block_bytes
-            as kv_bytes_per_token
-    from shape
-    join cfg on cfg.campaign = shape.campaign
-    left join ref_ggml_types as k on k.ggml_type = cfg.cache_type_k
-    left join ref_ggml_types as v on v.ggml_type = cfg.cache_type_v
+        campaign,
+        max(cache_type_k) as cache_type_k,
+        max(cache_type_v) as cache_type_v,
+        case when min(k_bytes_per_token) = max(k_bytes_per_token) then min(k_bytes_per_token) end
+            as k_bytes_per_token,
+        case when min(v_bytes_per_token) = max(v_bytes_per_token) then min(v_bytes_per_token) end
+            as v_bytes_per_token,
+        case when min(kv_bytes_per_token) = max(kv_bytes_per_token) then min(kv_bytes_per_token) end
+            as kv_bytes_per_token,
+        sum(kv_bytes_per_token) as kv_bytes_per_token_all_full_layers
+    from kv
+    group by campaign
 )
 select * from final
 order by campaign

@@ -1,5 +1,5 @@
 -- grain: one row per campaign
--- The KV snapshot copies the worker's full-attention KV to the head: bytes are the worker's
+-- The KV snapshot copies the worker's attention KV to the head: bytes are the worker's
 -- transmit bytes in the journal window (idle removed); the link time is the sum of the 50 Hz
 -- intervals that ran "busy" (above busy_fraction_of_line_rate of the negotiated rate).
 with traffic as (
@@ -39,10 +39,15 @@ snap as (
     qualify row_number() over (partition by campaign order by saved_tokens desc, end_unix_s) = 1
 ),
 worker_fa as (
-    select p.campaign, count(*) as fa_layers
+    -- the KV the worker holds per token of the conversation: full-attention layers store every
+    -- token, sliding-window layers at most their window (handled below with the token count)
+    select p.campaign,
+           count(*) filter (where kv.attention_kind = 'full') as fa_layers,
+           list(struct_pack(b := kv.kv_bytes_per_token, w := kv.sliding_window_tokens)) as kv_layers
     from int_deployment__layer_placement as p
     join int_deployment__host_roles as r on r.campaign = p.campaign and r.host = p.host
-    where r.role = 'worker' and p.is_full_attention
+    join int_deployment__layer_kv as kv on kv.campaign = p.campaign and kv.layer = p.layer
+    where r.role = 'worker'
     group by all
 ),
 final as (
@@ -55,11 +60,14 @@ final as (
         snap.source_line as journal_line,
         snap.saved_tokens,
         snap.journal_s,
+        [traffic.source_file, snap.source_file] as source_files,
         traffic.tx_bytes as copied_bytes,
         worker_fa.fa_layers as worker_fa_layers,
         kv.kv_bytes_per_token,
-        snap.saved_tokens * worker_fa.fa_layers * kv.kv_bytes_per_token as model_bytes,
-        traffic.tx_bytes / (snap.saved_tokens * worker_fa.fa_layers * kv.kv_bytes_per_token) - 1
+        list_sum(list_transform(worker_fa.kv_layers,
+            lambda l: l.b * least(snap.saved_tokens, coalesce(l.w, snap.saved_tokens)))) as model_bytes,
+        traffic.tx_bytes / list_sum(list_transform(worker_fa.kv_layers,
+            lambda l: l.b * least(snap.saved_tokens, coalesce(l.w, snap.saved_tokens)))) - 1
             as measured_vs_model_fraction,
         busy.link_s,
         busy.busy_intervals,

@@ -1,5 +1,7 @@
--- grain: one row per campaign, link and host end
--- The manifest names, for each link, the interface each host uses on it.
+-- grain: one row per campaign, link and host end (one row with no host for a link whose
+-- manifest names no interfaces)
+-- The manifest names, for each link, the interface each host uses on it; a link without that
+-- map still exists (its speed then comes from ethtool files that name the link).
 with links as (
     select campaign, unnest(json_keys(links)) as link_id, links
     from raw_campaigns
@@ -11,7 +13,7 @@ ends as (
         links->link_id->>'label' as label,
         links->link_id->>'class' as link_class,
         links->link_id->>'status' as status,
-        unnest(json_keys(links->link_id->'interfaces')) as host,
+        unnest(coalesce(json_keys(links->link_id->'interfaces'), [null])) as host,
         links->link_id->'interfaces' as interfaces
     from links
 ),

@@ -1,4 +1,4 @@
--- grain: one row per ordered region pair (receiver, sender) and NCCL series
+-- grain: one row per campaign, ordered region pair (receiver, sender) and NCCL series
 -- Bandwidth = bytes x 8 / median transfer time over every cycle and placement of the pair's
 -- logs: the median, not the mean, so one slow cycle does not move the figure.
 with results as (
@@ -7,17 +7,19 @@ with results as (
 ),
 final as (
     select
+        campaign,
         receiver,
         sender,
         series,
         max(size_bytes) as size_bytes,
         count(*) as n_transfers,
         median(time_s) as median_time_s,
-        max(size_bytes) * 8 / median(time_s) as bits_per_s
+        max(size_bytes) * 8 / median(time_s) as bits_per_s,
+        list(distinct source_file order by source_file) as source_files
     from results
-    group by receiver, sender, series
+    group by campaign, receiver, sender, series
     -- one size per pair: a mixed log would make bytes/time meaningless
     having min(size_bytes) = max(size_bytes)
 )
 select * from final
-order by receiver, sender, series
+order by campaign, receiver, sender, series

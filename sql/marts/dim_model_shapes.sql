@@ -1,4 +1,5 @@
 -- grain: one row per model shape: each declared theory shape plus one measured row per campaign
+-- scope: comparison
 -- why: the measured deployment joins the theory tables side by side. Its shape (hidden size,
 -- blocks) and its measured wire bytes per position come from the §0 mart fct_deployment_constants;
 -- the busier direction bounds what one boundary needs from a full-duplex link.
@@ -24,6 +25,9 @@ theory_rows as (
         'formula' as basis,
         null::double as wire_bytes_per_position_head_to_worker,
         null::double as wire_bytes_per_position_worker_to_head,
+        null::varchar as campaign,
+        null::varchar[] as source_files,
+        null::varchar[] as shape_source_files,
         sort_order
     from theory
 ),
@@ -31,16 +35,25 @@ theory_rows as (
 measured_rows as (
     select
         campaign as model,
-        coalesce(model_name, campaign) || ' (measured)' as label,
+        -- two deployments of the same model are told apart by their campaign
+        coalesce(model_name, campaign) || case
+            when count(*) over (partition by coalesce(model_name, campaign)) > 1
+            then ' (measured, ' || campaign || ')' else ' (measured)' end as label,
         hidden_size,
-        block_count as num_layers,
+        -- decoder blocks: MTP (nextn) layers do not take part in each token's forward pass
+        decoder_blocks as num_layers,
         coalesce(model_name, campaign) as example_model,
         'measured' as basis,
         wire_bytes_per_position_head_to_worker::double as wire_bytes_per_position_head_to_worker,
         wire_bytes_per_position_worker_to_head::double as wire_bytes_per_position_worker_to_head,
+        campaign,
+        source_files,
+        shape_source_files,
         (select coalesce(max(sort_order), 0) from theory)
             + row_number() over (order by campaign) as sort_order
     from measured
+    -- a deployment without a model or without a measured prefill has nothing to compare
+    where hidden_size is not null and wire_bytes_per_position_head_to_worker is not null
 ),
 
 unioned as (
@@ -57,6 +70,9 @@ final as (
         unioned.num_layers,
         unioned.example_model,
         unioned.basis,
+        unioned.campaign,
+        unioned.source_files,
+        unioned.shape_source_files,
         unioned.hidden_size * default_dtype.bytes_per_value as raw_hidden_bytes_per_position,
         unioned.wire_bytes_per_position_head_to_worker,
         unioned.wire_bytes_per_position_worker_to_head,

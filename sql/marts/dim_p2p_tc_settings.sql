@@ -1,12 +1,13 @@
--- grain: one row per tc network setting of the point-to-point campaign
+-- grain: one row per campaign and tc network setting
 -- Order as a reader scans the table: no shaping, delay only (ascending), rate cap only
 -- (loosest first), then both combined.
 with settings as (
-    select distinct setting_id, tc_delay_s, tc_rate_bits_per_s, tc_command
+    select distinct campaign, setting_id, tc_delay_s, tc_rate_bits_per_s, tc_command
     from int_p2p__tc_transfers
 ),
 final as (
     select
+        campaign,
         setting_id,
         tc_delay_s,
         tc_rate_bits_per_s,
@@ -17,7 +18,7 @@ final as (
             when coalesce(tc_delay_s, 0) = 0 then 'rate'
             else 'delay+rate'
         end as setting_kind,
-        row_number() over (order by
+        row_number() over (partition by campaign order by
             case
                 when coalesce(tc_delay_s, 0) = 0 and tc_rate_bits_per_s is null then 0
                 when tc_rate_bits_per_s is null then 1
@@ -28,4 +29,4 @@ final as (
     from settings
 )
 select * from final
-order by setting_order
+order by campaign, setting_order

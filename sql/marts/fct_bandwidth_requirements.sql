@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x token rate (default dtype and pipeline stages)
+-- scope: comparison
 -- why: §2.2: required rate = bytes per token x tokens per second x 8 bits per byte, in bit/s
 -- (rendered as Mbit/s = / 10^6). The token rate is per sequence: a decode step of the whole batch
 -- happens tokens_per_s times a second.
@@ -21,6 +22,8 @@ final as (
         bytes.scheme,
         bytes.scheme_label,
         bytes.basis,
+        bytes.campaign,
+        bytes.source_files,
         bytes.pp_stages,
         bytes.transfers_per_token,
         bytes.batch_size,

@@ -1,4 +1,5 @@
 -- grain: one row per model x batch size (default activation dtype, default pipeline stages)
+-- scope: comparison
 -- why: the §1.3 scaling table puts PP and TP bytes per token side by side. For the measured row
 -- the PP figure is the measured wire bytes; pp_formula_bytes_per_token keeps the raw-hidden formula
 -- on the same shape so theory and reality can be compared.
@@ -25,6 +26,8 @@ final as (
         tp.model_label,
         tp.model_sort_order,
         shapes.basis as model_basis,
+        shapes.campaign,
+        shapes.source_files,
         tp.hidden_size,
         tp.num_layers,
         tp.batch_size,

@@ -1,4 +1,5 @@
 -- grain: one row per model x MTU (PP boundary transfer, default dtype/stages, reference batch)
+-- scope: comparison
 -- why: §5.1 practical impact: a boundary transfer larger than one segment's payload is split
 -- into ceil(bytes / payload per frame) TCP segments, each paying the full per-frame overhead.
 with transfers as (
@@ -20,6 +21,8 @@ framed as (
         transfers.model_label,
         transfers.model_sort_order,
         transfers.basis,
+        transfers.campaign,
+        transfers.source_files,
         transfers.batch_size,
         transfers.bytes_per_transfer,
         mtus.mtu_bytes,

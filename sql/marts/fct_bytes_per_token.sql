@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme (pp, tp) x activation dtype x batch size x pipeline stages
+-- scope: comparison
 -- why: the one home of the bytes-per-token formulas (§1, appendix). During decode each of the
 -- batch's sequences advances one position per step, so a step moves batch x hidden x bytes/value
 -- per transfer. PP makes (stages - 1) boundary transfers per token, TP one all-reduce of the
@@ -105,7 +106,12 @@ final as (
         unioned.transfers_per_token,
         unioned.bytes_per_transfer,
         unioned.transfers_per_token * unioned.bytes_per_transfer as bytes_per_token,
-        unioned.basis
+        unioned.basis,
+        shapes.campaign,
+        -- a measured row rests on the deployment's captures; a formula row on a measured
+        -- model's shape rests on its GGUF header only
+        case when unioned.basis = 'measured' then shapes.source_files
+             else shapes.shape_source_files end as source_files
     from unioned
     inner join shapes on shapes.model = unioned.model
     inner join dtypes on dtypes.dtype = unioned.dtype

@@ -1,8 +1,25 @@
--- grain: one row per data-quality finding (a file that was not ingested, a failed check, or a measurement note)
--- Nothing is dropped silently: a file without context, a file that could not be parsed, a
--- duplicate, a check that failed and a measurement that has no value (a ping with every reply
--- lost) each appear here with the reason.
-with files as (
+-- grain: one row per data-quality finding (a withheld campaign, a file that was not ingested, a failed check, or a measurement note)
+-- scope: inventory
+-- Nothing is dropped silently: a withheld campaign (with what withheld it), a file without
+-- context, a file that could not be parsed or was refused, a duplicate, a check that failed
+-- and a measurement that has no value (a ping with every reply lost) each appear here with the
+-- reason. Withheld campaigns are included: this is where they are named.
+with withheld as (
+    select campaign, unnest(reasons->'$[*]') as reason
+    from meta_campaign_status
+    where status <> 'published'
+),
+campaigns as (
+    select
+        'campaign' as finding_kind,
+        campaign,
+        campaign as subject,
+        'withheld' as status,
+        string_agg((reason->>'subject') || ': ' || (reason->>'detail'), '; ') as detail
+    from withheld
+    group by campaign
+),
+files as (
     select
         'file' as finding_kind,
         campaign,
@@ -15,7 +32,7 @@ with files as (
 checks as (
     select
         'check' as finding_kind,
-        null as campaign,
+        campaign,
         sql_file as subject,
         case when blocking then 'failed (blocking)' else 'failed' end as status,
         statement || ' — ' || failing_rows || ' offending row(s): ' || first_rows as detail
@@ -28,12 +45,13 @@ notes as (
         campaign,
         source_file as subject,
         'note' as status,
-        issue as detail
-    from fct_p2p_data_quality
-    where source_file not in (select subject from files)
+        detail
+    from fct_campaign_file_notes
+    where status = 'no value'
 ),
 final as (
-    select * from files
+    select * from campaigns
+    union all select * from files
     union all select * from checks
     union all select * from notes
 )

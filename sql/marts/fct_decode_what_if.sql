@@ -1,9 +1,11 @@
 -- grain: one row per deployment campaign and Ethernet link class
--- One MTP verify step sends verify_positions positions each way: network time per step is
--- one round trip plus the wire time of those bytes. RTT is the measured ping average of the
--- campaign's link of that class; for a class the campaign did not measure, the lowest
--- measured minimum RTT is assumed (a faster PHY does not shorten the hosts' stacks).
--- Compute per step is the measured step minus the measured link's network time.
+-- One decode step (an MTP or draft-model verify step, or one position without speculation)
+-- sends verify_positions positions each way: network time per step is one round trip plus the
+-- wire time of those bytes. RTT is the pooled ping average of the campaign's link of that
+-- class; a class the campaign has a link of but whose ping is missing stays NULL (not
+-- measured). Only a class the campaign has no link of is given an assumed RTT: the lowest
+-- measured minimum RTT (a faster PHY does not shorten the hosts' stacks). Compute per step is
+-- the measured step minus the measured link's network time.
 with k as (
     select * from fct_deployment_constants
 ),
@@ -18,6 +20,14 @@ measured as (
 fallback_rtt as (
     select campaign, min(rtt_min_s) as rtt_s from links group by campaign
 ),
+class_links as (
+    -- the campaign's link of each class (the current one first when it has several)
+    select campaign, link_class, rtt_avg_s, source_files
+    from links
+    where link_class is not null
+    qualify row_number() over (partition by campaign, link_class
+                               order by status = 'current' desc, link_id) = 1
+),
 per_class as (
     select
         k.campaign,
@@ -31,8 +41,13 @@ per_class as (
         k.decode_tokens_per_s as measured_tokens_per_s,
         k.verify_positions * (k.wire_bytes_per_position_head_to_worker
                               + k.wire_bytes_per_position_worker_to_head) as step_wire_bytes,
-        coalesce(l.rtt_avg_s, fallback_rtt.rtt_s) as rtt_s,
-        case when l.rtt_avg_s is null then 'assumed' else 'measured' end as rtt_basis,
+        case when l.link_class is null then fallback_rtt.rtt_s else l.rtt_avg_s end as rtt_s,
+        case when l.link_class is null and fallback_rtt.rtt_s is not null then 'assumed'
+             when l.link_class is null then 'not measured'
+             when l.rtt_avg_s is null then 'not measured'
+             else 'measured' end as rtt_basis,
+        list_distinct(flatten([coalesce(k.source_files, []), coalesce(l.source_files, [])]))
+            as source_files,
         c.usable_bytes_per_s,
         k.verify_positions * k.wire_bytes_per_position_head_to_worker / k.verify_step_s * 8
             as avg_wire_bits_per_s_head_to_worker,
@@ -42,7 +57,7 @@ per_class as (
     join measured on measured.campaign = k.campaign
     join fallback_rtt on fallback_rtt.campaign = k.campaign
     cross join dim_link_classes as c
-    left join links as l on l.campaign = k.campaign and l.link_class = c.link_class
+    left join class_links as l on l.campaign = k.campaign and l.link_class = c.link_class
 ),
 with_net as (
     select

@@ -1,7 +1,12 @@
 -- grain: one row per deployment campaign
--- The verified constants of a deployment (GGUF + env file) and the measured wire bytes per
--- position per direction during the anchor prefill, against the raw fp16 hidden state.
-with shape as (
+-- The verified constants of a deployment (GGUF + env file), how it decodes, and the measured
+-- wire bytes per position per direction during the anchor prefill, against the raw hidden
+-- state in the default activation type. A campaign without a GGUF, env file, journal or netdev
+-- capture keeps its row with NULL where that measurement is missing.
+with campaigns as (
+    select * from raw_campaigns where kind = 'deployment'
+),
+shape as (
     select * from int_deployment__model_shape
 ),
 cfg as (
@@ -10,16 +15,26 @@ cfg as (
 roles as (
     select * from int_deployment__host_roles
 ),
+hosts as (
+    select campaign,
+           max(host) filter (where role = 'worker') as worker_host,
+           max(host) filter (where role = 'head') as head_host
+    from roles
+    group by campaign
+),
 placement as (
     select
         p.campaign,
-        count(*) filter (where r.role = 'worker') as blocks_worker,
-        count(*) filter (where r.role = 'head') as blocks_head,
-        count(*) filter (where p.is_full_attention) as fa_layers,
+        count(*) filter (where r.role = 'worker' and not p.is_nextn) as blocks_worker,
+        count(*) filter (where r.role = 'head' and not p.is_nextn) as blocks_head,
+        count(*) filter (where r.role = 'worker') as layers_worker,
+        count(*) filter (where r.role = 'head') as layers_head,
+        count(*) filter (where p.on_cpu) as layers_on_head_cpu,
+        count(*) filter (where p.is_nextn and r.role = 'worker') as mtp_layers_worker,
+        count(*) filter (where p.is_nextn and r.role = 'head') as mtp_layers_head,
         count(*) filter (where p.is_full_attention and r.role = 'worker') as fa_layers_worker,
         count(*) filter (where p.is_full_attention and r.role = 'head') as fa_layers_head,
-        max(p.host) filter (where r.role = 'worker') as worker_host,
-        max(p.host) filter (where r.role = 'head') as head_host
+        count(*) filter (where p.host is null) as layers_unplaced
     from int_deployment__layer_placement as p
     left join roles as r on r.campaign = p.campaign and r.host = p.host
     group by p.campaign
@@ -31,7 +46,8 @@ prefill_traffic as (
         max(t.tx_bytes) filter (where r.role = 'head') as head_to_worker_bytes,
         max(t.tx_bytes) filter (where r.role = 'worker') as worker_to_head_bytes,
         max(t.source_file) filter (where r.role = 'head') as head_netdev_file,
-        max(t.source_file) filter (where r.role = 'worker') as worker_netdev_file
+        max(t.source_file) filter (where r.role = 'worker') as worker_netdev_file,
+        list(distinct t.source_file) as source_files
     from int_deployment__window_traffic as t
     join roles as r on r.campaign = t.campaign and r.host = t.host
     where t.window_kind = 'prefill'
@@ -45,50 +61,77 @@ fp16 as (
 ),
 final as (
     select
-        shape.campaign,
+        c.campaign,
         c.title as campaign_title,
         c.date as campaign_date,
         c.provenance,
         shape.model_name,
         shape.architecture,
+        shape.architecture_known,
+        shape.layer_rule,
         shape.gguf_file,
         cfg.env_file,
         shape.hidden_size,
         shape.block_count,
+        shape.decoder_blocks,
+        shape.nextn_layers,
+        shape.head_count,
         placement.blocks_worker,
         placement.blocks_head,
-        placement.worker_host,
-        placement.head_host,
+        placement.layers_worker,
+        placement.layers_head,
+        placement.layers_on_head_cpu,
+        placement.mtp_layers_worker,
+        placement.mtp_layers_head,
+        placement.layers_unplaced,
+        hosts.worker_host,
+        hosts.head_host,
         cfg.tensor_split,
+        cfg.tensor_split_env_key,
+        cfg.n_gpu_layers,
         shape.full_attention_interval,
-        placement.fa_layers,
+        shape.interval_from_header,
+        shape.fa_layers,
+        shape.swa_layers,
+        shape.recurrent_layers,
+        shape.sliding_window_tokens,
         placement.fa_layers_worker,
         placement.fa_layers_head,
         shape.head_count_kv,
         shape.key_length,
         shape.value_length,
+        shape.key_length_from_header,
+        shape.expert_count,
+        shape.expert_used_count,
         kv.cache_type_k,
         kv.cache_type_v,
         kv.k_bytes_per_token,
         kv.v_bytes_per_token,
         kv.kv_bytes_per_token,
         cfg.ubatch_tokens,
+        cfg.ubatch_is_default,
+        cfg.ubatch_env_key,
         cfg.parallel_slots,
+        dec.decoding_mode,
+        dec.spec_type,
         cfg.spec_draft_n_max,
-        1 + cfg.spec_draft_n_max as verify_positions,
+        cfg.spec_draft_n_max_env_key,
+        dec.verify_positions,
         runs.prefill_task,
         runs.journal_file,
+        runs.prefill_window_basis,
         runs.prefill_tokens,
         runs.prefill_s,
         runs.prefill_tokens_per_s,
+        runs.decode_task,
         runs.decode_tokens,
         runs.decode_s,
         runs.decode_tokens_per_s,
         runs.draft_accepted,
         runs.draft_generated,
-        runs.verify_steps,
-        runs.verify_step_s,
-        runs.tokens_per_step,
+        dec.verify_steps,
+        dec.verify_step_s,
+        dec.tokens_per_step,
         traffic.prefill_link_id,
         traffic.head_netdev_file,
         traffic.worker_netdev_file,
@@ -109,14 +152,21 @@ final as (
         cfg.ubatch_tokens * traffic.worker_to_head_bytes / runs.prefill_tokens
             as ubatch_bytes_worker_to_head,
         cfg.ubatch_tokens * (traffic.head_to_worker_bytes + traffic.worker_to_head_bytes)
-            / runs.prefill_tokens as ubatch_bytes
-    from shape
-    join raw_campaigns as c on c.campaign = shape.campaign
-    left join cfg on cfg.campaign = shape.campaign
-    left join placement on placement.campaign = shape.campaign
-    left join int_deployment__kv_bytes as kv on kv.campaign = shape.campaign
-    left join int_deployment__journal_runs as runs on runs.campaign = shape.campaign
-    left join prefill_traffic as traffic on traffic.campaign = shape.campaign
+            / runs.prefill_tokens as ubatch_bytes,
+        shape.source_files as shape_source_files,
+        list_sort(list_distinct(list_filter(flatten([
+            coalesce(shape.source_files, []), coalesce(cfg.source_files, []),
+            [runs.journal_file, runs.decode_journal_file], coalesce(traffic.source_files, [])]),
+            lambda f: f is not null))) as source_files
+    from campaigns as c
+    left join shape on shape.campaign = c.campaign
+    left join hosts on hosts.campaign = c.campaign
+    left join cfg on cfg.campaign = c.campaign
+    left join placement on placement.campaign = c.campaign
+    left join int_deployment__kv_bytes as kv on kv.campaign = c.campaign
+    left join int_deployment__journal_runs as runs on runs.campaign = c.campaign
+    left join int_deployment__decoding as dec on dec.campaign = c.campaign
+    left join prefill_traffic as traffic on traffic.campaign = c.campaign
     cross join fp16
 )
 select * from final

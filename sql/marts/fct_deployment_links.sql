@@ -1,6 +1,7 @@
--- grain: one row per deployment campaign and link
--- Each link's negotiated speed (the slower end), iperf3 throughput per direction and ping RTT,
--- and how its RTT compares with the campaign's current link.
+-- grain: one row per deployment campaign and link (declared in its manifest)
+-- Each link's negotiated speed (the slower end), iperf3 TCP throughput per direction (the mean
+-- of the runs in that direction) and pooled ping RTT, and how its RTT compares with the
+-- campaign's current link. A link whose files are missing keeps NULL there ("not measured").
 with ends as (
     select * from int_deployment__link_interfaces
 ),
@@ -15,7 +16,8 @@ speeds as (
         string_agg(ends.host || ' ' || ends.interface || ' ' ||
                    coalesce((e.negotiated_bits_per_s / 1e6)::bigint::varchar || ' Mb/s', 'unknown'),
                    ', ' order by ends.host) as ends_text,
-        string_agg(e.source_file, ', ' order by ends.host) as ethtool_files
+        string_agg(e.source_file, ', ' order by ends.host) as ethtool_files,
+        list(e.source_file) filter (where e.source_file is not null) as ethtool_source_files
     from ends
     left join stg_deployment__ethtool as e
         on e.campaign = ends.campaign and e.host = ends.host and e.interface = ends.interface
@@ -25,15 +27,18 @@ iperf as (
     select
         i.campaign,
         i.link_id,
-        max(i.received_bytes_per_s) filter (where r.role = 'head') as iperf3_head_to_worker_bytes_per_s,
-        max(i.received_bytes_per_s) filter (where r.role = 'worker') as iperf3_worker_to_head_bytes_per_s,
-        string_agg(i.source_file, ', ' order by i.source_file) as iperf3_files
+        avg(i.received_bytes_per_s) filter (where r.role = 'head') as iperf3_head_to_worker_bytes_per_s,
+        avg(i.received_bytes_per_s) filter (where r.role = 'worker') as iperf3_worker_to_head_bytes_per_s,
+        count(*) filter (where r.role = 'head') as iperf3_head_to_worker_runs,
+        count(*) filter (where r.role = 'worker') as iperf3_worker_to_head_runs,
+        string_agg(i.source_file, ', ' order by i.source_file) as iperf3_files,
+        list(i.source_file order by i.source_file) as iperf3_source_files
     from stg_deployment__iperf3 as i
     join roles as r on r.campaign = i.campaign and r.host = i.sender
     group by all
 ),
 ping as (
-    select * from stg_deployment__ping
+    select * from int_deployment__link_ping
 ),
 links as (
     select distinct campaign, link_id, label, link_class, status from ends
@@ -46,13 +51,19 @@ joined as (
         speeds.ethtool_files,
         iperf.iperf3_head_to_worker_bytes_per_s,
         iperf.iperf3_worker_to_head_bytes_per_s,
+        iperf.iperf3_head_to_worker_runs,
+        iperf.iperf3_worker_to_head_runs,
         iperf.iperf3_files,
+        ping.ping_runs,
         ping.rtt_min_s,
         ping.rtt_avg_s,
         ping.rtt_max_s,
         ping.rtt_mdev_s,
         ping.packet_loss_fraction,
-        ping.source_file as ping_file
+        ping.ping_files as ping_file,
+        list_distinct(flatten([coalesce(speeds.ethtool_source_files, []),
+                               coalesce(iperf.iperf3_source_files, []),
+                               coalesce(ping.source_files, [])])) as source_files
     from links
     left join speeds on speeds.campaign = links.campaign and speeds.link_id = links.link_id
     left join iperf on iperf.campaign = links.campaign and iperf.link_id = links.link_id
@@ -60,6 +71,7 @@ joined as (
 ),
 current_link as (
     select campaign, rtt_min_s, rtt_mdev_s from joined where status = 'current'
+    qualify row_number() over (partition by campaign order by link_id) = 1
 ),
 final as (
     select

@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x link class
+-- scope: comparison
 -- why: the key findings and conclusions are generated from these counts, never typed: how many
 -- cells of the workload grid fall in each class, the worst class, the peak share, and the lightest
 -- cell that leaves the first class / reaches the last class (where the link starts to bind).
@@ -37,6 +38,8 @@ grouped as (
         any_value(model_label) as model_label,
         any_value(model_sort_order) as model_sort_order,
         any_value(basis) as basis,
+        any_value(campaign) as campaign,
+        any_value(source_files) as source_files,
         scheme,
         any_value(scheme_label) as scheme_label,
         link_class,
@@ -65,6 +68,8 @@ final as (
         model_label,
         model_sort_order,
         basis,
+        campaign,
+        source_files,
         scheme,
         scheme_label,
         link_class,

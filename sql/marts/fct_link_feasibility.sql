@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x token rate x link class
+-- scope: comparison
 -- why: §2.3: the share of the link's usable TCP rate a cell needs, and its class from the declared
 -- thresholds (the first class, in order, whose upper bound the share stays under; a class with
 -- upper_inclusive also takes a share equal to its bound; a class with no bound takes the rest).

@@ -1,4 +1,4 @@
--- grain: one row per campaign, measured link and iperf3 direction
+-- grain: one row per campaign, measured link and iperf3 run (one row for a link with ping only)
 -- Every link that a deployment campaign measured, captured or reconstructed, in one list: the
 -- throughput iperf3 got in each direction, the ping RTT of the link and its line rate (the
 -- slower negotiated end, or the shaped rate where the campaign shaped it).
@@ -13,17 +13,7 @@ iperf as (
     from stg_deployment__iperf3
 ),
 ping as (
-    select
-        campaign,
-        link_id,
-        min(rtt_min_s) as rtt_min_s,
-        avg(rtt_avg_s) as rtt_avg_s,
-        max(rtt_max_s) as rtt_max_s,
-        max(rtt_mdev_s) as rtt_mdev_s,
-        max(packet_loss_fraction) as packet_loss_fraction,
-        string_agg(source_file, ', ' order by source_file) as ping_files
-    from stg_deployment__ping
-    group by all
+    select * from int_deployment__link_ping
 ),
 ethtool_by_context as (
     select f.campaign, f.link_id, min(e.negotiated_bits_per_s) as negotiated_bits_per_s
@@ -66,7 +56,10 @@ final as (
         ping.rtt_max_s,
         ping.rtt_mdev_s,
         ping.packet_loss_fraction,
-        ping.ping_files
+        ping.ping_files,
+        list_distinct(flatten([coalesce(ping.source_files, []),
+                               list_filter([iperf.iperf3_file], lambda f: f is not null)]))
+            as source_files
     from links
     join campaigns on campaigns.campaign = links.campaign
     left join iperf on iperf.campaign = links.campaign and iperf.link_id = links.link_id

@@ -1,4 +1,4 @@
--- grain: one row per backend and transfer size
+-- grain: one row per campaign, backend and transfer size
 -- Model (tc settings without a rate cap): time = base + k x RTT_added. netem delays every
 -- packet the receiver sends, so a setting of d adds d to each round trip, and the slope k of
 -- median time against d is the number of round trips the transfer waits for.
@@ -9,6 +9,7 @@ with cells as (
 ),
 delay_fit as (
     select
+        campaign,
         backend,
         size_bytes,
         count(*) as n_delay_settings,
@@ -17,11 +18,12 @@ delay_fit as (
         regr_r2(median_time_s, coalesce(tc_delay_s, 0)) as delay_fit_r2
     from cells
     where tc_rate_bits_per_s is null
-    group by backend, size_bytes
+    group by campaign, backend, size_bytes
     having count(*) >= 2
 ),
 cap_fit as (
     select
+        campaign,
         backend,
         size_bytes,
         count(*) as n_cap_settings,
@@ -30,16 +32,21 @@ cap_fit as (
         regr_r2(median_time_s, wire_time_at_cap_s) as cap_fit_r2
     from cells
     where tc_rate_bits_per_s is not null and coalesce(tc_delay_s, 0) = 0
-    group by backend, size_bytes
+    group by campaign, backend, size_bytes
     having count(*) >= 2
 ),
 keys as (
-    select distinct backend, size_bytes from cells
+    select campaign, backend, size_bytes,
+           list_sort(list_distinct(flatten(list(source_files)))) as source_files
+    from cells
+    group by campaign, backend, size_bytes
 ),
 joined as (
     select
+        keys.campaign,
         keys.backend,
         keys.size_bytes,
+        keys.source_files,
         delay_fit.n_delay_settings,
         delay_fit.base_time_s,
         delay_fit.round_trips,
@@ -51,9 +58,9 @@ joined as (
         cap_fit.cap_fit_r2
     from keys
     left join delay_fit
-        on delay_fit.backend = keys.backend and delay_fit.size_bytes = keys.size_bytes
+        on delay_fit.campaign = keys.campaign and delay_fit.backend = keys.backend and delay_fit.size_bytes = keys.size_bytes
     left join cap_fit
-        on cap_fit.backend = keys.backend and cap_fit.size_bytes = keys.size_bytes
+        on cap_fit.campaign = keys.campaign and cap_fit.backend = keys.backend and cap_fit.size_bytes = keys.size_bytes
 ),
 final as (
     select
@@ -61,7 +68,8 @@ final as (
         joined.round_trips / nccl.round_trips as round_trips_vs_nccl
     from joined
     left join joined as nccl
-        on nccl.size_bytes = joined.size_bytes and nccl.backend = 'nccl'
+        on nccl.campaign = joined.campaign and nccl.size_bytes = joined.size_bytes
+        and nccl.backend = 'nccl'
 )
 select * from final
-order by size_bytes, backend
+order by campaign, size_bytes, backend

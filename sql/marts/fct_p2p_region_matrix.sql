@@ -1,4 +1,4 @@
--- grain: one row per cell of the region x region matrix (receiver row, sender column)
+-- grain: one row per campaign and cell of its region x region matrix (receiver row, sender column)
 -- Every combination of the regions seen, so a pair without measurements is an empty cell,
 -- never a missing or shifted one; the diagonal is marked, not measured.
 with regions as (
@@ -9,6 +9,7 @@ pairs as (
 ),
 final as (
     select
+        recv.campaign,
         recv.region as receiver,
         recv.region_name as receiver_name,
         recv.region_order as receiver_order,
@@ -19,10 +20,12 @@ final as (
         pairs.rtt_avg_s,
         pairs.nccl_bits_per_s,
         pairs.nccl_asymmetry_fraction,
-        pairs.window_bytes
+        pairs.window_bytes,
+        pairs.source_files
     from regions as recv
-    cross join regions as send
-    left join pairs on pairs.receiver = recv.region and pairs.sender = send.region
+    join regions as send on send.campaign = recv.campaign
+    left join pairs on pairs.campaign = recv.campaign and pairs.receiver = recv.region
+        and pairs.sender = send.region
 )
 select * from final
-order by receiver_order, sender_order
+order by campaign, receiver_order, sender_order

@@ -1,4 +1,4 @@
--- grain: one row per ordered region pair (receiver, sender) with at least one measurement
+-- grain: one row per campaign and ordered region pair (receiver, sender) with a measurement
 -- Adds the reverse direction (B->A against A->B) and bandwidth x delay: the bytes in flight a
 -- transfer keeps on the path at that rate and round trip (its effective window).
 with pairs as (
@@ -9,6 +9,7 @@ regions as (
 ),
 final as (
     select
+        pairs.campaign,
         pairs.receiver,
         recv.region_name as receiver_name,
         recv.region_order as receiver_order,
@@ -28,12 +29,14 @@ final as (
         reverse.nccl_bits_per_s as reverse_nccl_bits_per_s,
         pairs.rtt_avg_s - reverse.rtt_avg_s as rtt_asymmetry_s,
         pairs.nccl_bits_per_s / reverse.nccl_bits_per_s - 1 as nccl_asymmetry_fraction,
-        pairs.nccl_bits_per_s * pairs.rtt_avg_s / 8 as window_bytes
+        pairs.nccl_bits_per_s * pairs.rtt_avg_s / 8 as window_bytes,
+        pairs.source_files
     from pairs
-    join regions as recv on recv.region = pairs.receiver
-    join regions as send on send.region = pairs.sender
+    join regions as recv on recv.campaign = pairs.campaign and recv.region = pairs.receiver
+    join regions as send on send.campaign = pairs.campaign and send.region = pairs.sender
     left join pairs as reverse
-        on reverse.receiver = pairs.sender and reverse.sender = pairs.receiver
+        on reverse.campaign = pairs.campaign and reverse.receiver = pairs.sender
+        and reverse.sender = pairs.receiver
 )
 select * from final
-order by receiver_order, sender_order
+order by campaign, receiver_order, sender_order

@@ -1,14 +1,15 @@
--- grain: one row per tc setting, backend and transfer size
+-- grain: one row per campaign, tc setting, backend and transfer size
 -- The median of the repeated transfers is the figure; quartiles and min/max give the spread.
 -- Effective bandwidth = bytes x 8 / median time; under a rate cap it is also a fraction of it.
 with transfers as (
     select * from int_p2p__tc_transfers
 ),
 settings as (
-    select setting_id, setting_order, setting_kind from dim_p2p_tc_settings
+    select campaign, setting_id, setting_order, setting_kind from dim_p2p_tc_settings
 ),
 stats as (
     select
+        campaign,
         setting_id,
         backend,
         size_bytes,
@@ -19,9 +20,10 @@ stats as (
         quantile_cont(time_s, 0.25) as p25_time_s,
         quantile_cont(time_s, 0.75) as p75_time_s,
         min(time_s) as min_time_s,
-        max(time_s) as max_time_s
+        max(time_s) as max_time_s,
+        list(distinct source_file order by source_file) as source_files
     from transfers
-    group by setting_id, backend, size_bytes
+    group by campaign, setting_id, backend, size_bytes
 ),
 final as (
     select
@@ -33,7 +35,7 @@ final as (
         stats.size_bytes * 8 / stats.tc_rate_bits_per_s as wire_time_at_cap_s,
         stats.size_bytes * 8 / stats.median_time_s / stats.tc_rate_bits_per_s as fraction_of_cap
     from stats
-    join settings on settings.setting_id = stats.setting_id
+    join settings on settings.campaign = stats.campaign and settings.setting_id = stats.setting_id
 )
 select * from final
-order by setting_order, size_bytes, backend
+order by campaign, setting_order, size_bytes, backend

@@ -1,4 +1,5 @@
 -- grain: one row per model x pipeline stages (default dtype, reference batch)
+-- scope: comparison
 -- why: §3.1 / §6: how many times more a TP token moves than a PP token. For formula rows this is
 -- (layers x all-reduces per layer) / (stages - 1), independent of batch and hidden size; the
 -- measured row divides the TP formula on the deployed shape by its measured PP wire bytes.
@@ -23,6 +24,8 @@ final as (
         pp.hidden_size,
         pp.num_layers,
         pp.basis as pp_basis,
+        pp.campaign,
+        pp.source_files,
         pp.pp_stages,
         pp.is_default_stages,
         pp.transfers_per_token as pp_boundaries,

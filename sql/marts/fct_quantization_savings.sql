@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x activation dtype (formula rows, default stages, reference batch)
+-- scope: comparison
 -- why: §5.5: quantizing the hidden state to fewer bytes per value scales every transfer by
 -- bytes_per_value / default bytes_per_value (int8 over fp16 halves it). Measured rows are left
 -- out: the measured wire bytes were taken at one dtype only.
@@ -29,6 +30,8 @@ final as (
         dtypes.bytes_per_value,
         bytes.is_default_dtype,
         bytes.batch_size,
+        bytes.campaign,
+        bytes.source_files,
         bytes.bytes_per_transfer,
         bytes.bytes_per_token,
         bytes.bytes_per_transfer / defaults.default_bytes_per_transfer as fraction_of_default,

@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x link class (default dtype and stages)
+-- scope: comparison
 -- why: §3.3: serialization time of one transfer (a PP boundary crossing or one TP all-reduce)
 -- and of all of a token's transfers at the link's usable TCP rate: bytes x 8 / usable bit/s.
 -- Latency (RTT) is not included here; §5.4 handles it.
@@ -19,6 +20,8 @@ final as (
         bytes.scheme,
         bytes.scheme_label,
         bytes.basis,
+        bytes.campaign,
+        bytes.source_files,
         bytes.batch_size,
         bytes.is_reference_batch,
         bytes.transfers_per_token,

@@ -13,6 +13,7 @@ final as (
         files.link_id,
         files.sender,
         files.receiver,
+        source.protocol,
         source.num_streams,
         source.duration_s,
         source.received_bytes,
@@ -23,6 +24,8 @@ final as (
     join files on files.source_file = source.source_file
     join raw_campaigns as c on c.campaign = source.campaign
     where c.kind = 'deployment'
+      -- a UDP run measures loss and jitter at a chosen rate, not the link's TCP throughput
+      and coalesce(source.protocol, 'TCP') = 'TCP'
 )
 select * from final
 order by campaign, link_id, sender

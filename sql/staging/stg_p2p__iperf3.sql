@@ -16,6 +16,7 @@ renamed as (
         files.receiver,
         files.sender,
         files.path,
+        source.protocol,
         source.num_streams,
         source.duration_s,
         source.received_bytes,
@@ -24,6 +25,8 @@ renamed as (
     join files on files.source_file = source.source_file
     join campaigns on campaigns.campaign = source.campaign
     where files.receiver is not null and files.sender is not null
+      -- a UDP run measures loss and jitter at a chosen rate, not the link's TCP throughput
+      and coalesce(source.protocol, 'TCP') = 'TCP'
 )
 select * from renamed
 order by campaign, receiver, sender, path

@@ -1,9 +1,11 @@
--- check: every campaign's GGUF header states the shape keys the KV and activation models need
+-- check: every campaign's GGUF header gives the shape the split and the KV model need (embedding_length, block_count, and attention heads from which llama.cpp derives KV heads and key/value length)
 -- blocking: true
--- A GGUF without one of these keys parses fine (it is a valid file) but leaves the bytes per
--- token and the layer split NULL: a data-quality finding about the file, named here.
+-- A GGUF without one of these parses fine (it is a valid file) but leaves the bytes per token
+-- and the layer split NULL: a data-quality finding about the file, named here. Keys llama.cpp
+-- defaults (key_length = embedding_length / head_count, head_count_kv = head_count, the
+-- qwen3next interval 4) are not required; int_deployment__layers applies the defaults.
 select campaign, gguf_file, architecture, hidden_size, block_count, head_count_kv, key_length,
-       value_length, full_attention_interval
+       value_length
 from int_deployment__model_shape
 where hidden_size is null or block_count is null or head_count_kv is null
-   or key_length is null or value_length is null or full_attention_interval is null
+   or (fa_layers > 0 and (key_length is null or value_length is null))

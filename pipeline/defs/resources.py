@@ -1,19 +1,21 @@
-"""The one Dagster resource: the DuckDB warehouse and the project tree it serves."""
+"""The one Dagster resource: the project tree and its DuckDB warehouse."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
 import duckdb
 from dagster import ConfigurableResource
 
-from .project import Project
-from .lock import writer_lock
+from ..build_steps import Layout
+from ..lock import writer_lock
+from ..project import Project
 
 
 class Warehouse(ConfigurableResource):
-    """DuckDB file plus the project root (raw_data/, sql/, templates/, docs/)."""
+    """The tree (raw_data/, sql/, templates/, docs/) and the DuckDB file a build writes."""
 
     root: str
     db_path: str
@@ -22,13 +24,22 @@ class Warehouse(ConfigurableResource):
     def project(self) -> Project:
         return Project(Path(self.root))
 
+    @cached_property
+    def layout(self) -> Layout:
+        return Layout(self.project)
+
+    def lock(self) -> None:
+        """Every step that writes takes the build lock first (re-entrant in a process)."""
+        writer_lock(self.project.root, Path(self.db_path))
+
     @contextmanager
     def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        self.lock()
         path = Path(self.db_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        writer_lock(path)
         con = duckdb.connect(str(path))
         try:
+            con.execute("set enable_progress_bar = false")
             yield con
         finally:
             con.close()
@@ -36,4 +47,3 @@ class Warehouse(ConfigurableResource):
     @classmethod
     def for_project(cls, project: Project) -> "Warehouse":
         return cls(root=str(project.root), db_path=str(project.warehouse))
-

@@ -1,0 +1,180 @@
+"""Dagster assets for the output: one per page (its CSVs and charts with it), docs/, the site.
+
+A per-campaign page (``per_campaign:`` in its front matter) is partitioned by campaign and
+rendered from that campaign's schema; a withheld campaign gets a notice at its URL instead,
+with the reasons. Every page renders into a staging folder; the ``docs`` asset replaces docs/
+once all of them rendered, so a failed page leaves docs/ entirely as it was.
+"""
+
+import json
+import os
+
+from dagster import AssetExecutionContext, MaterializeResult, asset
+
+from .. import pages as pages_mod
+from ..build_steps import Layout
+from ..charts import Chart, discover_charts
+from ..docs_publish import clean_staging, publish, staging_dir
+from ..provenance import Lineage
+from ..schemas import campaign_schema, q, reset_search_path, set_search_path
+from ..site import build_site
+from .partitions import CAMPAIGNS, run_campaigns
+from .raw import OWNERS
+from .resources import Warehouse
+
+GROUP_DOCS = "docs"
+AREA_OF_KIND = {"deployment": "deployments", "p2p": "p2p"}
+
+
+class BlockedPublication(RuntimeError):
+    pass
+
+
+def _appendix(project) -> str:
+    path = project.docs / "includes" / "abbreviations.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def _write(staged, rel: str, data) -> None:
+    target = staged / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
+                campaign: str | None = None) -> dict:
+    """Render ``page`` (and its CSVs and charts) into ``staged``; returns what it wrote."""
+    slug = page.slug(campaign)
+    text = pages_mod.render(con, page, lineage=Lineage(project.sql), raw_data=project.raw_data,
+                            campaign=campaign, appendix=_appendix(project))
+    for mart in page.marts:
+        _write(staged, pages_mod.csv_path(slug, mart), pages_mod.csv_bytes(con, mart))
+    for chart in charts:
+        _write(staged, chart.path(slug), chart.render(con))
+    _write(staged, page.output(campaign), text)
+    return {"page": f"docs/{page.output(campaign)}", "csv_files": len(page.marts),
+            "charts": len(charts)}
+
+
+def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, status: dict) -> None:
+    env = pages_mod.environment(project.templates)
+    template = env.get_template("partials/withheld.md.j2")
+    slug = page.slug(campaign)
+    text = template.render(campaign=campaign, page=page, reasons=status["reasons"],
+                           url=lambda target: pages_mod.relative(slug, target))
+    text = text.rstrip("\n") + "\n\n" + _appendix(project).rstrip("\n") + "\n"
+    _write(staged, page.output(campaign), text)
+
+
+def _status(con, campaign: str) -> dict | None:
+    rows = con.execute(f"select status, area, reasons from "
+                       f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
+    if not rows:
+        return None
+    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}
+
+
+def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list[str]]):
+    marts = sorted({*page.marts, *(m for c in charts for m in c.marts)})
+    deps = sorted({key for t in marts for key in tables[t]})
+    where = f"docs/{page.slug('{campaign}') if page.per_campaign else page.slug()}.md"
+    description = (f"Writes {where} from templates/{page.template.name}"
+                   + (f", its charts ({', '.join(c.file for c in charts)})" if charts else "")
+                   + " and a CSV of every table it shows.")
+
+    if page.per_campaign is None:
+        @asset(name=page.asset_name, group_name=GROUP_DOCS, kinds={"jinja", "markdown"},
+               deps=deps, owners=OWNERS, description=description,
+               metadata={"writes": where, "template": f"templates/{page.template.name}"})
+        def _render(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
+            staged = staging_dir(warehouse.project, context.run.run_id)
+            with warehouse.connect() as con:
+                meta = render_page(con, warehouse.project, page, charts, staged)
+            return MaterializeResult(metadata=meta)
+        return _render
+
+    area = AREA_OF_KIND[page.per_campaign]
+
+    @asset(name=page.asset_name, group_name=GROUP_DOCS, kinds={"jinja", "markdown"}, deps=deps,
+           partitions_def=CAMPAIGNS, owners=OWNERS, description=description,
+           metadata={"writes": where, "template": f"templates/{page.template.name}"})
+    def _render_campaigns(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
+        staged = staging_dir(warehouse.project, context.run.run_id)
+        written, withheld = [], []
+        with warehouse.connect() as con:
+            for campaign in run_campaigns(context):
+                status = _status(con, campaign)
+                if status is None or status["area"] != area:
+                    continue
+                if status["status"] != "published":
+                    render_withheld(con, warehouse.project, page, staged, campaign, status)
+                    withheld.append(campaign)
+                    continue
+                set_search_path(con, campaign_schema(campaign))
+                try:
+                    render_page(con, warehouse.project, page, charts, staged, campaign)
+                finally:
+                    reset_search_path(con)
+                written.append(campaign)
+        return MaterializeResult(metadata={"pages": ", ".join(page.output(c) for c in written),
+                                           "withheld": ", ".join(withheld)})
+
+    return _render_campaigns
+
+
+def docs_asset(page_keys: list[str], pages: list[pages_mod.Page]):
+    @asset(name="docs", group_name=GROUP_DOCS, kinds={"markdown"}, deps=page_keys, owners=OWNERS,
+           description="Replaces docs/ with the pages this run rendered, all or nothing: written "
+                       "only after every page rendered, each file by temp + rename; pages of "
+                       "campaigns that are gone are removed.")
+    def _docs(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
+        project = warehouse.project
+        with warehouse.connect() as con:
+            blocked = con.execute(
+                "select check_name, statement, first_rows from meta_check_results "
+                "where campaign is null and blocking and not passed").fetchall()
+            if blocked:
+                raise BlockedPublication(
+                    "a blocking check on the shared tables failed, nothing is published: "
+                    + "; ".join(f"{n}: {s} ({r})" for n, s, r in blocked))
+            campaigns = con.execute("select campaign, area from meta_campaign_status").fetchall()
+        slugs = {p.slug(c) for p in pages if p.per_campaign
+                 for c, area in campaigns if area == AREA_OF_KIND[p.per_campaign]}
+        staged = staging_dir(project, context.run.run_id)
+        staged.mkdir(parents=True, exist_ok=True)
+        stats = publish(project.docs, staged, slugs)
+        clean_staging(project)
+        return MaterializeResult(metadata=stats)
+
+    return _docs
+
+
+def site_asset():
+    @asset(name="site", group_name=GROUP_DOCS, kinds={"mkdocs"}, deps=["docs"], owners=OWNERS,
+           description="mkdocs build --strict of docs/ into site/ (swapped in atomically); also "
+                       "published to INTERCONNECT_PUBLISH_DIR when set.")
+    def _site(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
+        warehouse.lock()
+        build = build_site(warehouse.project, os.environ.get("INTERCONNECT_PUBLISH_DIR"))
+        return MaterializeResult(metadata={"build": build.name})
+
+    return _site
+
+
+def doc_assets(layout: Layout, tables: dict[str, list[str]]):
+    found = pages_mod.discover_pages(layout.project.templates)
+    pages_mod.check_marts(found, set(tables))
+    charts = discover_charts()
+    names = {p.name for p in found}
+    for chart in charts:
+        if chart.page not in names:
+            raise pages_mod.PageError(f"chart {chart.name}: belongs to page {chart.page!r}, "
+                                      f"which no template defines")
+        missing = [m for m in chart.marts if m not in tables]
+        if missing:
+            raise pages_mod.PageError(f"chart {chart.name}: reads unknown table(s) {', '.join(missing)}")
+    assets = [page_asset(p, [c for c in charts if c.page == p.name], tables) for p in found]
+    keys = sorted(a.key.path[-1] for a in assets)
+    assets.append(docs_asset(keys, found))
+    assets.append(site_asset())
+    return assets

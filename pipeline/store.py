@@ -1,0 +1,158 @@
+"""The raw layer on disk: one Parquet file per raw file, grouped by campaign.
+
+``<store>/<campaign>/<raw table>/<key>.parquet`` holds the rows parsed from one raw file; its
+footer's key/value metadata holds that file's registry entry (source file, sha256, parser
+version, status, reason, row count). Rows and registry entry are therefore one file, written to
+a temporary name and renamed: a build killed at any point leaves the old file or the new one,
+never rows without their entry or an entry without its rows. The key is derived from the source
+path, the content's sha256 and the parser version, so a changed file or a new parser version
+gets a new key and is parsed again; a file whose key is present is not.
+
+Campaigns never share a folder, so campaigns parse in parallel (separate processes, or
+separate machines writing to shared storage) without a single writer; the DuckDB warehouse
+reads these files through views. ``_campaign.parquet`` and ``_files.parquet`` hold the
+campaign's manifest and file list (raw_campaigns, raw_files).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+REGISTRY_KEY = "interconnect_registry"
+
+CAMPAIGN_COLUMNS = {
+    "campaign": "VARCHAR", "area": "VARCHAR", "kind": "VARCHAR", "title": "VARCHAR",
+    "date": "DATE", "provenance": "VARCHAR", "hosts": "JSON", "links": "JSON", "params": "JSON",
+    "manifest_file": "VARCHAR", "manifest_status": "VARCHAR", "manifest_problem": "VARCHAR",
+}
+FILE_COLUMNS = {
+    "source_file": "VARCHAR", "campaign": "VARCHAR", "format": "VARCHAR",
+    "manifest_status": "VARCHAR", "reason": "VARCHAR", "context": "JSON",
+    "size_bytes": "BIGINT", "sha256": "VARCHAR",
+}
+REGISTRY_COLUMNS = {
+    "source_file": "VARCHAR", "campaign": "VARCHAR", "format": "VARCHAR", "sha256": "VARCHAR",
+    "parser_version": "INTEGER", "status": "VARCHAR", "reason": "VARCHAR",
+    "rows_ingested": "BIGINT",
+}
+
+
+def sql_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def typed_empty(columns: dict[str, str]) -> str:
+    """A SELECT with these columns and types and no rows."""
+    cols = ", ".join(f'cast(null as {t}) as "{c}"' for c, t in columns.items())
+    return f"select {cols} where false"
+
+
+@dataclass(frozen=True)
+class RawStore:
+    root: Path
+
+    def campaign_dir(self, campaign: str) -> Path:
+        return self.root / campaign
+
+    def table_dir(self, campaign: str, table: str) -> Path:
+        return self.root / campaign / table
+
+    @staticmethod
+    def key(source_file: str, sha256: str, version: int) -> str:
+        path_id = hashlib.sha256(source_file.encode("utf-8")).hexdigest()[:16]
+        return f"{path_id}-{sha256[:16]}-v{version}.parquet"
+
+    def campaigns(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if p.is_dir())
+
+    def files(self, campaign: str, table: str) -> list[Path]:
+        folder = self.table_dir(campaign, table)
+        return sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+
+    def relation(self, campaign: str, table: str, columns: dict[str, str]) -> str:
+        """SQL for the table's rows of one campaign (typed and empty when it has none)."""
+        paths = self.files(campaign, table)
+        if not paths:
+            return typed_empty(columns)
+        listed = ", ".join(sql_literal(str(p)) for p in paths)
+        cols = ", ".join(f'"{c}"' for c in columns)
+        return f"select {cols} from read_parquet([{listed}])"
+
+    def registry(self, campaign: str, tables: list[str]) -> list[dict]:
+        """The registry entries (footers) of a campaign's parsed files."""
+        paths = [str(p) for t in tables for p in self.files(campaign, t)]
+        if not paths:
+            return []
+        con = duckdb.connect()
+        try:
+            rows = con.execute(
+                "select decode(value) from parquet_kv_metadata(?) where decode(key) = ?",
+                [paths, REGISTRY_KEY]).fetchall()
+        finally:
+            con.close()
+        return [json.loads(v) for (v,) in rows]
+
+    def clean_temporaries(self, campaign: str, table: str) -> None:
+        folder = self.table_dir(campaign, table)
+        if folder.is_dir():
+            for stale in folder.glob(".*.tmp"):
+                stale.unlink(missing_ok=True)
+
+    def remove_campaign(self, campaign: str) -> None:
+        import shutil
+        shutil.rmtree(self.campaign_dir(campaign), ignore_errors=True)
+
+
+def present(path: Path) -> bool:
+    """A complete Parquet file: written by rename, so its last bytes are the footer magic."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(-4, os.SEEK_END)
+            return fh.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
+def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | None,
+                  registry: dict | None = None, select_sql: str | None = None,
+                  con: duckdb.DuckDBPyConnection | None = None) -> int:
+    """Write ``frame`` (or the rows of ``select_sql`` on ``con``) typed as ``columns`` to
+    ``target`` via a temporary file and a rename; returns the row count."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    own = con is None
+    con = con or duckdb.connect()
+    try:
+        cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
+        con.execute(f"create or replace temp table _out ({cols})")
+        if select_sql is not None:
+            con.execute(f"insert into _out by name {select_sql}")
+        elif frame is not None and len(frame):
+            con.register("_frame", frame)
+            try:
+                con.execute("insert into _out by name select * from _frame")
+            finally:
+                con.unregister("_frame")
+        n = con.execute("select count(*) from _out").fetchall()[0][0]
+        options = "format parquet"
+        if registry is not None:
+            entry = dict(registry, rows_ingested=n) if registry.get("status") == "ok" else registry
+            options += f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
+        con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
+        con.execute("drop table _out")
+        os.replace(tmp, target)
+        return n
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        if own:
+            con.close()

@@ -1,0 +1,58 @@
+-- grain: one row per campaign with a decode anchor task
+-- How the deployment decodes, from its data: speculative with MTP (the model's own nextn
+-- layers draft), with a separate draft model, with n-grams, or not at all (one position per
+-- step). The service's spec type (llama.cpp --spec-type: draft-mtp, draft-simple, draft-eagle3,
+-- ngram-*, none) decides when set; else a draft model setting means a draft model; else draft
+-- statistics in the log mean MTP when the GGUF has nextn layers. A speculative verify step
+-- carries 1 + n_max positions and every step is taken to draft n_max tokens, so steps =
+-- drafted / n_max; without speculation each step is one position and one token.
+with runs as (
+    select * from int_deployment__journal_runs
+    where decode_task is not null
+),
+cfg as (
+    select * from int_deployment__service_config
+),
+shape as (
+    select * from int_deployment__model_shape
+),
+moded as (
+    select
+        runs.campaign,
+        runs.decode_s,
+        runs.decode_tokens,
+        runs.draft_accepted,
+        runs.draft_generated,
+        cfg.spec_draft_n_max,
+        cfg.spec_type,
+        case
+            when cfg.spec_type like '%mtp%' then 'mtp'
+            when cfg.spec_type like 'ngram%' then 'ngram'
+            when cfg.spec_type = 'none' then 'none'
+            when cfg.spec_type is not null then 'draft_model'
+            when cfg.draft_model is not null then 'draft_model'
+            when runs.draft_generated is not null and coalesce(shape.nextn_layers, 0) > 0 then 'mtp'
+            when runs.draft_generated is not null then 'speculative'
+            else 'none'
+        end as decoding_mode
+    from runs
+    left join cfg on cfg.campaign = runs.campaign
+    left join shape on shape.campaign = runs.campaign
+),
+final as (
+    select
+        campaign,
+        decoding_mode,
+        spec_type,
+        spec_draft_n_max,
+        case decoding_mode when 'none' then 1 else 1 + spec_draft_n_max end as verify_positions,
+        case decoding_mode when 'none' then decode_tokens
+             else draft_generated / spec_draft_n_max end as verify_steps,
+        decode_s / case decoding_mode when 'none' then decode_tokens
+                        else draft_generated / spec_draft_n_max end as verify_step_s,
+        decode_tokens / case decoding_mode when 'none' then decode_tokens
+                             else draft_generated / spec_draft_n_max end as tokens_per_step
+    from moded
+)
+select * from final
+order by campaign

@@ -1,0 +1,36 @@
+-- grain: one row per file of the campaign that was not ingested (or ingested without a value)
+-- What a campaign page says about its own files: not listed, missing, refused, duplicate,
+-- quarantined by its parser (with the file:line reason), or a ping that got no reply.
+with files as (
+    select * from raw_files
+),
+registry as (
+    select * from ingest_registry
+),
+not_used as (
+    select
+        files.campaign,
+        files.source_file,
+        coalesce(registry.status, files.manifest_status) as status,
+        coalesce(registry.reason, files.reason) as detail
+    from files
+    left join registry on registry.source_file = files.source_file
+    where files.manifest_status <> 'listed' or registry.status <> 'ok'
+),
+no_reply as (
+    select
+        p.campaign,
+        p.source_file,
+        'no value' as status,
+        'ping got no reply to ' || p.packets_transmitted || ' packet(s); the RTT is not measured'
+            as detail
+    from raw_ping as p
+    where p.packets_received = 0
+),
+final as (
+    select * from not_used
+    union all
+    select * from no_reply
+)
+select * from final
+order by campaign, source_file
