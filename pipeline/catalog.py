@@ -8,7 +8,8 @@
 - ``meta_campaign_status``: every campaign, published or withheld, with the reasons;
 - ``meta_declared_files``: each declared-parameter CSV and campaign manifest with size, sha256
   and rows;
-- ``meta_page_sources``: for every page, the raw files behind each table it shows.
+- ``meta_page_sources``: for every page, the raw files behind each table it shows;
+- ``meta_rejected_paths``: what under an area folder cannot be a campaign (never read).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pandas as pd
 
 from .campaign_build import CHECK_COLUMNS, STATUS_COLUMNS
 from .ingest import reference
+from .ingest.scan import rejected_folders
 from . import pages as pages_mod
 from .provenance import Lineage, file_sha
 from .schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q, reset_search_path,
@@ -122,9 +124,17 @@ def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.D
     return frame.drop_duplicates().sort_values(["page", "mart", "source_file"])
 
 
+def write_rejected(con, project) -> None:
+    rows = [{"source_file": f.source_file, "status": f.status, "reason": f.reason}
+            for f in rejected_folders(project.raw_data)]
+    _insert_frame(con, "meta_rejected_paths", pd.DataFrame(rows),
+                  {"source_file": "VARCHAR", "status": "VARCHAR", "reason": "VARCHAR"})
+
+
 def write_catalog(con, layout, pages, shared_results: list[dict], statuses) -> dict:
     project = layout.project
     write_models(con, layout)
+    write_rejected(con, project)
     write_checks_and_status(con, shared_results)
     write_declared_files(con, project)
     frame = page_sources(con, project, layout, pages, statuses)

@@ -9,8 +9,10 @@ set, the run is recorded in that instance, so ``dagster dev`` shows it.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
+from .docs_publish import clean_staging, recover
 from .lock import OWNER_ENV, BuildLockedError, writer_lock
 from .project import Project
 
@@ -33,6 +35,19 @@ def _first_error(result) -> str:
     return "the run failed"
 
 
+def _interrupt(signum, frame):
+    """SIGTERM ends the build like Ctrl-C: every step's cleanup runs."""
+    raise KeyboardInterrupt
+
+
+def _leftovers(project: Project) -> None:
+    """Staging folders of this (failed or interrupted) build; we hold the lock."""
+    import shutil
+    clean_staging(project)
+    for stale in (project.root / ".site-builds").glob("staging-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     from .build import build
 
@@ -44,13 +59,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build of {project.root} not started: {exc}", file=sys.stderr)
         return 1
     os.environ[OWNER_ENV] = str(os.getpid())
+    signal.signal(signal.SIGTERM, _interrupt)
+    recover(project)        # finish a publication a killed build left half done
     try:
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
                         instance=_instance())
+    except KeyboardInterrupt:
+        _leftovers(project)
+        print(f"build of {project.root} interrupted; docs/ and site/ are as they were",
+              file=sys.stderr)
+        return 130
     except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
+        _leftovers(project)
         print(f"build of {project.root} failed: {exc}", file=sys.stderr)
         return 1
     if not outcome.success:
+        _leftovers(project)
         print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
               file=sys.stderr)
         return 1

@@ -9,10 +9,12 @@ longer produces, and removes the groups of campaigns that are gone. Hand-written
 """
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from .atomic import write_if_changed
+from .faults import checkpoint
 
 CAMPAIGN_AREAS = ("deployments", "p2p")
 
@@ -44,15 +46,27 @@ def _prune_empty(folder: Path, stop: Path) -> None:
         folder = folder.parent
 
 
+MARKER = ".publishing"
+
+
 def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
     """Move the staged groups into ``docs``; ``campaign_slugs`` are the per-campaign pages
-    that exist now (others under deployments/ and p2p/ are removed)."""
+    that exist now (others under deployments/ and p2p/ are removed).
+
+    A marker written first makes the publication resumable: a build killed half-way leaves the
+    staged folder with its marker, and the next build finishes that publication before it does
+    anything else (recover()), so docs/ is never left half old, half new."""
+    marker = staged / MARKER
+    if not marker.exists():
+        marker.write_text(json.dumps(sorted(campaign_slugs)))
     written = removed = 0
     for slug in _groups(staged):
         new = _group_files(staged, slug)
         old = _group_files(docs, slug)
         for rel, path in sorted(new.items()):
             written += write_if_changed(docs / rel, path.read_bytes())
+            if written == 1:
+                checkpoint("docs:publishing")
         for rel in sorted(set(old) - set(new)):
             (docs / rel).unlink()
             removed += 1
@@ -66,6 +80,17 @@ def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
                 removed += 1
     shutil.rmtree(staged, ignore_errors=True)
     return {"written": written, "removed": removed}
+
+
+def recover(project) -> list[str]:
+    """Finish every publication a killed build left half done; returns their folders."""
+    done = []
+    root = project.docs_staging
+    for staged in sorted(root.glob(f"*/{MARKER}")) if root.is_dir() else []:
+        slugs = set(json.loads(staged.read_text()))
+        publish(project.docs, staged.parent, slugs)
+        done.append(staged.parent.name)
+    return done
 
 
 def clean_staging(project, keep: str | None = None) -> None:

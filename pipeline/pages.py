@@ -211,10 +211,12 @@ def _sources_block(slug: str, marts: tuple[str, ...], found, indent: int) -> str
 
 def render(con, page: Page, env: Environment | None = None, lineage=None,
            raw_data: Path | None = None, campaign: str | None = None,
-           extra: dict | None = None, appendix: str = "", on_sources=None) -> str:
+           extra: dict | None = None, appendix: str = "", on_sources=None,
+           charts_shown: list | None = None) -> str:
     """Render a page (for ``campaign`` when it is per campaign). With ``lineage`` and
     ``raw_data``, ``sources('mart')`` lists the raw files behind a table and links its CSV;
-    ``on_sources(mart, files)`` is called with what each note lists (the catalog records it)."""
+    ``on_sources(mart, files)`` is called with what each note lists (the catalog records it);
+    ``charts_shown`` collects the files of this page's own charts that the text embeds."""
     env = env or environment(page.template.parent)
     data = {name: fetch_rows(con, name) for name in page.marts}
     slug = page.slug(campaign)
@@ -249,8 +251,16 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         """A link to ``target`` (relative to docs/) from this page, percent-encoded."""
         return Markup(quote(relative(slug, target), safe="/#.-_~"))
 
+    def chart(file: str, base: str | None = None) -> Markup:
+        """The link to chart ``file`` of the page at ``base`` (this page when omitted); a chart
+        of this page is drawn only when its text embeds it."""
+        base = base or slug
+        if base == slug and charts_shown is not None:
+            charts_shown.append(file)
+        return url(f"{base}/{file}")
+
     template = env.get_template(page.template.name)
-    text = template.render(**data, row=row, page=page, sources=sources, url=url,
+    text = template.render(**data, row=row, page=page, sources=sources, url=url, chart=chart,
                            campaign=campaign, slug=slug, **(extra or {}))
     text = text.rstrip("\n") + "\n"
     return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")

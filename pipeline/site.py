@@ -54,15 +54,18 @@ def build_site(project: Project, publish_dir: str | None = None) -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
            "-f", str(project.mkdocs_yml), "-d", str(staging)]
-    proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True)
-    if proc.returncode != 0:
+    try:
+        proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+        final = builds / f"build-{_tree_digest(staging)}"
+        if final.exists():
+            shutil.rmtree(staging)
+        else:
+            os.replace(staging, final)
+    except BaseException:        # a failure, SIGINT/SIGTERM (KeyboardInterrupt), ENOSPC
         shutil.rmtree(staging, ignore_errors=True)
-        raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-    final = builds / f"build-{_tree_digest(staging)}"
-    if final.exists():
-        shutil.rmtree(staging)
-    else:
-        os.replace(staging, final)
+        raise
     previous = project.site.resolve() if project.site.is_symlink() else None
     swap_link(project.site, final)
     if previous and previous != final.resolve() and previous.parent == builds.resolve():
@@ -78,11 +81,16 @@ def publish(build: Path, publish_dir: Path) -> None:
     versions = publish_dir.parent / f".{publish_dir.name}-versions"
     versions.mkdir(parents=True, exist_ok=True)
     dest = versions / build.name
+    for stale in versions.glob(".copy-*"):      # left by a killed publish; we hold the lock
+        shutil.rmtree(stale, ignore_errors=True)
     if not dest.exists():
         tmp = versions / f".copy-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(build, tmp)
-        os.replace(tmp, dest)
+        try:
+            shutil.copytree(build, tmp)
+            os.replace(tmp, dest)
+        except BaseException:    # ENOSPC half-way, or interrupted: no partial copy stays
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     previous = publish_dir.resolve() if publish_dir.is_symlink() else None
     swap_link(publish_dir, dest)
     if previous and previous != dest.resolve() and previous.parent == versions.resolve():

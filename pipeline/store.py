@@ -24,6 +24,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from .faults import checkpoint
+
 REGISTRY_KEY = "interconnect_registry"
 
 CAMPAIGN_COLUMNS = {
@@ -72,6 +74,14 @@ class RawStore:
         if not self.root.is_dir():
             return []
         return sorted(p.name for p in self.root.iterdir() if p.is_dir())
+
+    def drop_other_versions(self, target: Path) -> None:
+        """Remove the Parquet files of the same raw file under other keys (older bytes or
+        parser versions), right after ``target`` replaced them."""
+        path_id = target.name.split("-", 1)[0]
+        for old in target.parent.glob(f"{path_id}-*.parquet"):
+            if old != target:
+                old.unlink(missing_ok=True)
 
     def files(self, campaign: str, table: str) -> list[Path]:
         folder = self.table_dir(campaign, table)
@@ -148,7 +158,9 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             options += f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
         con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
         con.execute("drop table _out")
+        checkpoint("ingest:written")
         os.replace(tmp, target)
+        checkpoint("ingest:renamed")
         return n
     except BaseException:
         tmp.unlink(missing_ok=True)

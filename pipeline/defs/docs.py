@@ -14,7 +14,8 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from .. import pages as pages_mod
 from ..build_steps import Layout
 from ..charts import Chart, discover_charts
-from ..docs_publish import clean_staging, publish, staging_dir
+from ..faults import checkpoint
+from ..docs_publish import clean_staging, publish, recover, staging_dir
 from ..provenance import Lineage
 from ..schemas import campaign_schema, q, reset_search_path, set_search_path
 from ..site import build_site
@@ -45,13 +46,20 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
                 campaign: str | None = None) -> dict:
     """Render ``page`` (and its CSVs and charts) into ``staged``; returns what it wrote."""
     slug = page.slug(campaign)
+    shown: list[str] = []
     text = pages_mod.render(con, page, lineage=Lineage(project.sql), raw_data=project.raw_data,
-                            campaign=campaign, appendix=_appendix(project))
+                            campaign=campaign, appendix=_appendix(project), charts_shown=shown)
     for mart in page.marts:
         _write(staged, pages_mod.csv_path(slug, mart), pages_mod.csv_bytes(con, mart))
+    unknown = sorted(set(shown) - {c.file for c in charts})
+    if unknown:
+        raise pages_mod.PageError(f"{page.template}: embeds chart(s) {', '.join(unknown)} that "
+                                  f"no chart module of page {page.name!r} draws")
+    charts = [c for c in charts if c.file in shown]
     for chart in charts:
         _write(staged, chart.path(slug), chart.render(con))
     _write(staged, page.output(campaign), text)
+    checkpoint("page:staged")
     return {"page": f"docs/{page.output(campaign)}", "csv_files": len(page.marts),
             "charts": len(charts)}
 
@@ -142,7 +150,9 @@ def docs_asset(page_keys: list[str], pages: list[pages_mod.Page]):
                  for c, area in campaigns if area == AREA_OF_KIND[p.per_campaign]}
         staged = staging_dir(project, context.run.run_id)
         staged.mkdir(parents=True, exist_ok=True)
+        recover_others = [d for d in recover(project) if d != staged.name]
         stats = publish(project.docs, staged, slugs)
+        stats["recovered"] = len(recover_others)
         clean_staging(project)
         return MaterializeResult(metadata=stats)
 

@@ -27,6 +27,8 @@ META_DESCRIPTIONS = {
     "meta_declared_files": "Declared-parameter CSVs and campaign manifests with size, sha256 and rows.",
     "meta_page_sources": "For every page, the raw files behind each table it shows.",
     "meta_campaign_status": "Every campaign: published, or withheld with the reasons.",
+    "meta_rejected_paths": "Entries under raw_data/deployments and raw_data/p2p that cannot be "
+                           "campaigns (symbolic links, bad names, stray files), never read.",
 }
 
 

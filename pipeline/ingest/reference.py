@@ -1,7 +1,8 @@
 """Declared parameters: ``raw_data/reference/<name>.csv`` becomes table ``ref_<name>``.
 
 They are not measurements, so each row must say where its values come from: a
-``source`` column that is never empty.
+``source`` column that is never empty. They are site-wide, so a reference file that cannot be
+read stops the build, naming its file and line (``path:line: expected …, found …``).
 """
 from __future__ import annotations
 
@@ -21,8 +22,20 @@ def table_name(path: Path) -> str:
     return "ref_" + path.stem.replace("-", "_")
 
 
+def _text(path: Path) -> str:
+    """The file as UTF-8, or an error naming the line of the first byte that is not."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ReferenceError(f"{path}:{line}: expected UTF-8 text, found byte "
+                             f"0x{data[exc.start]:02x}; save the file as UTF-8") from None
+
+
 def validate(path: Path) -> None:
-    with open(path, newline="", encoding="utf-8") as fh:
+    import io
+    with io.StringIO(_text(path), newline="") as fh:
         reader = csv.DictReader(fh)
         if not reader.fieldnames or "source" not in reader.fieldnames:
             raise ReferenceError(f"{path}:1: expected a 'source' column, found {reader.fieldnames}")

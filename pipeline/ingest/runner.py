@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..faults import checkpoint
 from ..store import RawStore, present, write_parquet
 from .base import Format, ParseError
 
@@ -71,10 +72,12 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
                       f"({type(exc).__name__}: {exc}); the file is quarantined")
             _quarantine(store, fmt, target, registry, reason, log, summary)
             continue
+        checkpoint("ingest:parsed")
         frame.insert(0, "campaign", campaign)
         frame.insert(0, "source_file", entry.source_file)
         n = write_parquet(target, columns_of(fmt), frame,
                           registry={**registry, "status": "ok", "reason": None})
+        store.drop_other_versions(target)
         summary.parsed += 1
         summary.rows += n
     for old in store.files(campaign, fmt.table):
@@ -88,6 +91,7 @@ def _quarantine(store, fmt, target, registry, reason, log, summary) -> None:
     write_parquet(target, columns_of(fmt), None,
                   registry={**registry, "status": "quarantined", "reason": reason,
                             "rows_ingested": 0})
+    store.drop_other_versions(target)
     summary.quarantined += 1
     if log:
         log.warning(f"quarantined {reason}")

@@ -28,6 +28,12 @@ declared as (
     from meta_declared_files as d
     left join raw_campaigns as c on c.manifest_file = d.source_file
 ),
+rejected as (
+    -- entries that cannot be campaigns (a symlinked folder, a bad name): named, never read
+    select source_file, null as campaign, '(none)' as kind, null::bigint as size_bytes,
+           null as sha256, status, reason, null::bigint as rows_ingested
+    from meta_rejected_paths
+),
 used as (
     select source_file, string_agg(distinct page_title, ', ' order by page_title) as used_by
     from meta_page_sources
@@ -36,9 +42,11 @@ used as (
 final as (
     select
         files.*,
-        coalesce(files.campaign, 'declared parameters') as group_label,
+        coalesce(files.campaign, case when files.kind = '(none)' then 'not a campaign'
+                                      else 'declared parameters' end) as group_label,
         coalesce(used.used_by, '') as used_by
-    from (select * from measured union all select * from declared) as files
+    from (select * from measured union all select * from declared
+          union all select * from rejected) as files
     left join used on used.source_file = files.source_file
 )
 select * from final
