@@ -133,9 +133,10 @@ def present(path: Path) -> bool:
 
 def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | None,
                   registry: dict | None = None, select_sql: str | None = None,
-                  con: duckdb.DuckDBPyConnection | None = None) -> int:
+                  con: duckdb.DuckDBPyConnection | None = None, phase: str | None = None) -> int:
     """Write ``frame`` (or the rows of ``select_sql`` on ``con``) typed as ``columns`` to
-    ``target`` via a temporary file and a rename; returns the row count."""
+    ``target`` via a temporary file and a rename; returns the row count. ``phase`` names the
+    fault checkpoints around the rename (pipeline/faults.py)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     own = con is None
@@ -158,9 +159,11 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             options += f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
         con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
         con.execute("drop table _out")
-        checkpoint("ingest:written")
+        if phase:
+            checkpoint(f"{phase}:written")
         os.replace(tmp, target)
-        checkpoint("ingest:renamed")
+        if phase:
+            checkpoint(f"{phase}:renamed")
         return n
     except BaseException:
         tmp.unlink(missing_ok=True)

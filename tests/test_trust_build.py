@@ -31,7 +31,8 @@ def edit(root: Path) -> None:
 
 
 def env_for(root: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
     env.update(INTERCONNECT_ROOT=str(root), **extra)
     return env
 
@@ -186,3 +187,17 @@ def test_freshness_names_an_edited_page(versions, tmp_path):
     assert proc.returncode == 1
     # only the edited page is named (the rest of the copy's docs/ is a fresh build's)
     assert proc.stdout.splitlines()[1:] == ["  docs/point-to-point.md: differs from a fresh build"]
+
+
+def test_two_builds_with_different_warehouses_still_exclude_each_other(versions, tmp_path):
+    """The lock is on the tree (docs/, site/, the raw store), not only on the warehouse file."""
+    root = tmp_path / "root"
+    shutil.copytree(versions["old_root"], root, symlinks=True)
+    first = start(root, INTERCONNECT_LOCK_TIMEOUT="1", INTERCONNECT_DB=str(tmp_path / "a.duckdb"))
+    time.sleep(0.5)
+    second = start(root, INTERCONNECT_LOCK_TIMEOUT="1", INTERCONNECT_DB=str(tmp_path / "b.duckdb"))
+    (_, err1), (_, err2) = first.communicate(), second.communicate()
+    assert first.returncode == 0, err1[-2000:]
+    assert second.returncode == 1
+    assert f"another build (pid {first.pid}) holds {root / '.interconnect-build.lock'}" in err2
+    assert not (tmp_path / "b.duckdb").exists()          # it wrote nothing

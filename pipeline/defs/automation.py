@@ -11,6 +11,7 @@ from dagster import (AddDynamicPartitionsRequest, AssetSelection, DefaultSchedul
 from ..ingest.scan import campaign_folders
 from ..project import Project
 from .partitions import CAMPAIGNS
+from .stale_runs import fail_dead_runs
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
@@ -35,6 +36,7 @@ def raw_data_fingerprint(project: Project) -> str:
           description="Nightly rebuild at 03:00 (timezone: INTERCONNECT_TIMEZONE, default UTC).")
 def nightly_rebuild(context):
     from .partitions import sync_partitions
+    fail_dead_runs(context.instance, context.log)
     names = [n for _, n, _ in campaign_folders(Project.from_env().raw_data)]
     sync_partitions(context.instance, names)
     return full_build_request(context.instance.get_dynamic_partitions(CAMPAIGNS.name))
@@ -46,9 +48,10 @@ def full_build_request(ordered: list[str], run_key: str | None = None) -> RunReq
     return RunRequest(run_key=run_key, tags=tags)
 
 
-@sensor(job=rebuild_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
+@sensor(job=rebuild_job, minimum_interval_seconds=int(os.environ.get("INTERCONNECT_SENSOR_INTERVAL", "30")), default_status=DefaultSensorStatus.RUNNING,
         description="Starts a rebuild when files under raw_data/ are added, removed or changed.")
 def raw_data_changed(context: SensorEvaluationContext):
+    fail_dead_runs(context.instance, context.log)
     fingerprint = raw_data_fingerprint(Project.from_env())
     if context.cursor == fingerprint:
         return SkipReason("raw_data/ unchanged")

@@ -76,7 +76,7 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
         frame.insert(0, "campaign", campaign)
         frame.insert(0, "source_file", entry.source_file)
         n = write_parquet(target, columns_of(fmt), frame,
-                          registry={**registry, "status": "ok", "reason": None})
+                          registry={**registry, "status": "ok", "reason": None}, phase="ingest")
         store.drop_other_versions(target)
         summary.parsed += 1
         summary.rows += n

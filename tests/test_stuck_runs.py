@@ -1,0 +1,99 @@
+"""A SIGKILLed build never blocks later runs: with ``max_concurrent_runs: 1`` its run would stay
+STARTED and queue everything behind it. Here a build recorded in a Dagster instance is killed,
+then the real daemon starts; the raw_data sensor fails the dead run (pipeline/defs/stale_runs.py)
+and its own run launches and finishes."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
+
+from pipeline.build import copy_tree
+
+from conftest import REPO
+
+BIN = Path(sys.executable).parent
+
+
+def _instance(home: Path) -> DagsterInstance:
+    return DagsterInstance.from_config(str(home))
+
+
+def _runs(home: Path):
+    with _instance(home) as inst:
+        return [(r.dagster_run.run_id, r.dagster_run.status, dict(r.dagster_run.tags))
+                for r in inst.get_run_records(RunsFilter())]
+
+
+def _wait(condition, timeout_s: float, what: str):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "root"
+    copy_tree(REPO, root)
+    for area in ("deployments", "p2p"):      # one small campaign: a fast build
+        for folder in (root / "raw_data" / area).iterdir():
+            if folder.is_dir() and folder.name != "lab-veth-tbf":
+                shutil.rmtree(folder)
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(REPO / "dagster.yaml", home / "dagster.yaml")
+    return root, home
+
+
+def test_a_killed_build_does_not_block_the_sensor(tree, tmp_path):
+    root, home = tree
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_FAULT")}
+    env.update(DAGSTER_HOME=str(home), INTERCONNECT_ROOT=str(root),
+               INTERCONNECT_SENSOR_INTERVAL="5")
+    build = subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--no-site"], cwd=REPO,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run_id = _wait(lambda: next((r for r, s, _ in _runs(home) if s == DagsterRunStatus.STARTED), None),
+                   120, "the build's run to start")
+    build.send_signal(signal.SIGKILL)
+    build.communicate()
+    assert dict((r, s) for r, s, _ in _runs(home))[run_id] == DagsterRunStatus.STARTED  # stuck
+
+    workspace = tmp_path / "workspace.yaml"
+    workspace.write_text(f"load_from:\n  - python_module:\n      module_name: pipeline.definitions\n"
+                         f"      working_directory: {REPO}\n")
+    daemon = subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-w", str(workspace)], cwd=REPO,
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    try:
+        def sensor_run_done():
+            runs = _runs(home)
+            done = [r for r, s, tags in runs if tags.get("dagster/sensor_name") == "raw_data_changed"
+                    and s in (DagsterRunStatus.SUCCESS, DagsterRunStatus.FAILURE)]
+            return done and runs
+        runs = _wait(sensor_run_done, 240, "the sensor's run to finish")
+    finally:
+        os.killpg(daemon.pid, signal.SIGTERM)
+        try:
+            daemon.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(daemon.pid, signal.SIGKILL)
+    status = {r: s for r, s, _ in runs}
+    assert status[run_id] == DagsterRunStatus.FAILURE          # the dead run was failed ...
+    sensor_runs = [r for r, s, tags in runs if tags.get("dagster/sensor_name") == "raw_data_changed"]
+    assert [status[r] for r in sensor_runs] == [DagsterRunStatus.SUCCESS]   # ... and did not block
+    with _instance(home) as inst:
+        failure = [e for e in inst.all_logs(run_id) if e.dagster_event and
+                   e.dagster_event.event_type_value == "PIPELINE_FAILURE"]
+    assert failure and "no longer exists" in failure[-1].dagster_event.message

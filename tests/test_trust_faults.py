@@ -1,0 +1,204 @@
+"""Kills at exact moments (pipeline/faults.py checkpoints) and signals: nothing is lost, nothing
+is left half written, nothing stays locked.
+
+- ingest: a raw file's rows and registry entry are one Parquet file renamed into place, so a
+  SIGKILL after parsing, after writing the temporary file, or after the rename (before the old
+  version is removed) leaves rows that match their registry entry, and the next run brings the
+  store in line with the current bytes;
+- pages: a kill after a page is staged leaves docs/ entirely old; a kill half-way through
+  replacing docs/ is finished by the next build (pipeline.docs_publish.recover);
+- SIGTERM / SIGINT end a build like a failure: docs/ and site/ old, no staging folder left;
+- a failing page leaves docs/ old.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline.build import copy_tree
+from pipeline.build_steps import Layout
+from pipeline.docs_publish import recover
+from pipeline.project import Project
+from pipeline.store import REGISTRY_KEY
+
+from conftest import REPO
+
+CAPTURE = "raw_data/deployments/qwen38-27b-pp/netdev/server-prefill.netdev"
+CAMPAIGN = "qwen38-27b-pp"
+
+
+def _env(root: Path, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME",
+                        "INTERCONNECT_FAULT")}
+    env.update(INTERCONNECT_ROOT=str(root), **extra)
+    return env
+
+
+INGEST = """
+import sys
+from pipeline.build_steps import Layout, ingest, scan
+from pipeline.project import Project
+layout = Layout(Project.from_env())
+scan(layout, sys.argv[1])
+print(ingest(layout, sys.argv[1], layout.formats["netdev"]))
+"""
+
+
+def _ingest(root: Path, **extra) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", INGEST, CAMPAIGN], cwd=REPO, env=_env(root, **extra),
+                          capture_output=True, text=True)
+
+
+def _store_state(root: Path) -> dict[str, tuple[str, int]]:
+    """source_file -> (sha256, rows) of every netdev Parquet file, checking each file's rows
+    against its own registry entry."""
+    store = Layout(Project(root)).store
+    con = duckdb.connect()
+    found: dict[str, list] = {}
+    for path in store.files(CAMPAIGN, "raw_netdev"):
+        (meta,) = con.execute("select decode(value) from parquet_kv_metadata(?) where decode(key) = ?",
+                              [str(path), REGISTRY_KEY]).fetchall()[0]
+        entry = json.loads(meta)
+        rows = con.execute("select count(*), count(distinct source_file) from read_parquet(?)",
+                           [str(path)]).fetchall()[0]
+        assert rows[0] == entry["rows_ingested"], path        # rows and registry agree
+        assert rows[1] <= 1
+        found.setdefault(entry["source_file"], []).append((entry["sha256"], rows[0]))
+    return found
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory):
+    """A tree whose qwen38 netdev captures are in the store, then the largest one edited."""
+    root = tmp_path_factory.mktemp("faults")
+    copy_tree(REPO, root)
+    os.environ.pop("INTERCONNECT_FAULT", None)
+    done = _ingest(root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return root
+
+
+@pytest.mark.parametrize("point", ["ingest:parsed", "ingest:written", "ingest:renamed"])
+def test_kill_at_each_ingest_phase_keeps_rows_and_registry_together(ingested, tmp_path, point):
+    root = tmp_path / "root"
+    shutil.copytree(ingested, root)
+    capture = root / CAPTURE
+    text = capture.read_text()
+    capture.write_text(text.replace("# host=", "# edited=1 host=", 1))   # new bytes, same samples
+    new_sha = hashlib.sha256(capture.read_bytes()).hexdigest()
+    killed = _ingest(root, INTERCONNECT_FAULT=point)
+    assert killed.returncode == -signal.SIGKILL, (point, killed.stderr[-1000:])  # it did die there
+    state = _store_state(root)
+    source = CAPTURE[len("raw_data/"):]
+    shas = [sha for sha, _ in state[source]]
+    if point == "ingest:renamed":
+        assert new_sha in shas          # the new version is in place (the old may linger)
+    else:
+        assert shas and new_sha not in shas   # still the old version, whole
+    # the next run brings the store in line with the current bytes: one version, all its rows
+    again = _ingest(root)
+    assert again.returncode == 0, again.stderr[-2000:]
+    state = _store_state(root)
+    assert [sha for sha, _ in state[source]] == [new_sha]
+    # one row per interface line of the capture ('<iface>: <16 counters>')
+    lines = sum(1 for line in capture.read_text().splitlines() if re.match(r"\s*[^\s:|#@]+:\s*\d", line))
+    assert state[source][0][1] == lines
+
+
+def _start(root: Path, *args, **extra) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", *args], cwd=REPO,
+                            env=_env(root, **extra), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _docs(root: Path) -> dict[str, bytes]:
+    docs = (root / "docs").resolve()
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built_tree(tmp_path_factory):
+    """A tree built once (warehouse, store and docs present): the later builds are incremental."""
+    root = tmp_path_factory.mktemp("built-tree")
+    copy_tree(REPO, root)
+    proc = _start(root, "--no-site")
+    _, err = proc.communicate()
+    assert proc.returncode == 0, err[-3000:]
+    return root
+
+
+def _edited(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, symlinks=True)
+    for name in ("ethernet-bandwidth-math.md.j2", "point-to-point.md.j2", "index.md.j2"):
+        path = dest / "templates" / name
+        path.write_text(path.read_text() + "\n\nEdited for the fault test.\n")
+    return dest
+
+
+def test_kill_after_a_page_is_staged_leaves_docs_old(built_tree, tmp_path):
+    root = _edited(built_tree, tmp_path / "root")
+    before = _docs(root)
+    proc = _start(root, "--no-site", INTERCONNECT_FAULT="page:staged")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    assert _docs(root) == before
+
+
+def test_kill_while_replacing_docs_is_finished_by_the_next_build(built_tree, tmp_path):
+    root = _edited(built_tree, tmp_path / "root")
+    before = _docs(root)
+    proc = _start(root, "--no-site", INTERCONNECT_FAULT="docs:publishing")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    half = _docs(root)
+    changed = [n for n in half if half[n] != before.get(n)]
+    assert len(changed) == 1                      # the kill landed half-way through
+    recover(Project(root))                        # what the next build does first
+    after = _docs(root)
+    edited = {n for n in after if after[n] != before.get(n)}
+    assert edited == {"ethernet-bandwidth-math.md", "point-to-point.md", "index.md"}
+    assert not (root / ".docs-staging").exists() or not any((root / ".docs-staging").iterdir())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_ends_the_build_cleanly(built_tree, tmp_path, sig):
+    root = _edited(built_tree, tmp_path / "root")
+    before = _docs(root)
+    proc = _start(root)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if list((root / ".site-builds").glob("staging-*")):   # mkdocs is running
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build ended before mkdocs started"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0
+    assert not list((root / ".site-builds").glob("staging-*"))
+    assert not (root / ".docs-staging").exists() or not any((root / ".docs-staging").iterdir())
+    # docs/ was replaced before mkdocs ran: the edited pages are whole and new, nothing half
+    after = _docs(root)
+    assert set(after) == set(before)
+
+
+def test_a_failing_page_leaves_docs_old(built_tree, tmp_path):
+    root = _edited(built_tree, tmp_path / "root")
+    bad = root / "templates" / "point-to-point.md.j2"
+    bad.write_text(bad.read_text() + "{{ row('fct_p2p_campaigns').nope }}\n")   # fails to render
+    before = _docs(root)
+    proc = _start(root, "--no-site")
+    _, err = proc.communicate()
+    assert proc.returncode == 1 and "nothing published" in err
+    assert _docs(root) == before
