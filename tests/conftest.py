@@ -1,5 +1,7 @@
 """Shared fixtures: a built copy of the whole project, made once per test session."""
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -7,6 +9,21 @@ import pytest
 from pipeline.build import build, copy_tree
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def cli_env(root: Path, **extra) -> dict:
+    """The environment of ``python -m pipeline.cli_build`` on the tree at ``root``: none of this
+    session's warehouse, publish folder or Dagster home leaks in."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
+    env.update(INTERCONNECT_ROOT=str(root), **extra)
+    return env
+
+
+def run_cli_build(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """Build the tree at ``root`` as ``make docs`` does, in a subprocess."""
+    return subprocess.run([sys.executable, "-m", "pipeline.cli_build", *args], cwd=REPO,
+                          env=cli_env(root), capture_output=True, text=True)
 
 
 def build_copy(dest: Path, edit=None, site=True):

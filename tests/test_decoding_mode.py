@@ -21,7 +21,7 @@ def _table(con, name, rows):
     con.unregister("_rows")
 
 
-def _journal(campaign, task, new_prompt=True, drafts=True):
+def _journal(campaign, task, new_prompt=True, drafts=True, mean_len=None):
     """A task that prefills 1000 tokens in 2.0 s and decodes 100 tokens in 5.0 s; the timing
     block is printed at unix time 1000.0, when the task ends."""
     rows = []
@@ -31,9 +31,10 @@ def _journal(campaign, task, new_prompt=True, drafts=True):
              {"event": "eval", "unix_s": 1000.0, "duration_s": 5.0, "tokens": 100}]
     if drafts:
         rows.append({"event": "draft_acceptance", "unix_s": 1000.0, "duration_s": None,
-                     "tokens": None, "accepted": 60, "generated": 80})
+                     "tokens": None, "accepted": 60, "generated": 80, "mean_len": mean_len})
     return [{"campaign": campaign, "source_file": f"{campaign}.log", "source_line": i + 1,
-             "task_id": task, "accepted": None, "generated": None, **r} for i, r in enumerate(rows)]
+             "task_id": task, "accepted": None, "generated": None, "mean_len": None, **r}
+            for i, r in enumerate(rows)]
 
 
 @pytest.fixture
@@ -45,6 +46,8 @@ def con():
         "typed": ("ngram-simple", None, 0, {}),
         "plain": (None, None, 0, {"drafts": False}),
         "nolog": (None, None, 1, {"new_prompt": False}),
+        # builds since 2026: "draft acceptance = 0.75000 (60 accepted / 80 generated), mean len = 2.50"
+        "meanlen": (None, None, 1, {"mean_len": 2.5}),
     }
     _table(c, "raw_campaigns", [{"campaign": k, "kind": "deployment",
                                  "params": '{"prefill_task": 7, "decode_task": 7}'} for k in cases])
@@ -73,7 +76,8 @@ def test_mode_from_the_data(con):
         "draft": "draft_model",  # a draft model configured
         "typed": "ngram",        # the spec type says so
         "plain": "none",         # no draft statistics at all
-        "nolog": "mtp"}
+        "nolog": "mtp",
+        "meanlen": "mtp"}
 
 
 def test_steps_follow_the_mode(con):
@@ -86,6 +90,9 @@ def test_steps_follow_the_mode(con):
     assert (d["plain"]["verify_positions"], d["plain"]["verify_steps"]) == (1, 100)
     assert d["plain"]["verify_step_s"] == pytest.approx(0.05)
     assert d["plain"]["tokens_per_step"] == 1
+    # mean len = 1 + accepted / steps: 60 / (2.5 - 1) = 40 steps (not 80 / 4 = 20)
+    assert d["meanlen"]["verify_steps"] == 40
+    assert d["meanlen"]["verify_step_s"] == pytest.approx(5.0 / 40)
 
 
 def test_prefill_window_from_the_new_prompt_line_or_the_timing_block(con):

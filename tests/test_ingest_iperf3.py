@@ -23,12 +23,17 @@ BAD_REASONS = {
                                       "running or use a different port, firewall issue, etc.: "
                                       "Connection refused'"),
     "speedtest-cli.json": (1, "end.sum_sent and end.sum_received"),
+    # --json-stream: start, one interval, then the error event on line 3 (iperf_api.c writes
+    # JSONStream_Output(test, "error", error) before the "end" event)
+    "stream-error.json": (3, "'error - control socket has closed unexpectedly'"),
 }
+UDP_COLUMNS = {"jitter_ms", "lost_packets", "packets", "lost_percent"}
 
 
 def test_fixture_sets_are_complete():
     assert [p.name for p in GOOD] == ["claw-to-server.json", "parallel-4.json",
-                                      "server-to-claw-reverse.json"]
+                                      "server-to-claw-reverse.json", "stream-3.18.json",
+                                      "udp-3.16.json", "udp-3.9.json"]
     assert {p.name for p in BAD} == set(BAD_REASONS)
 
 
@@ -36,7 +41,15 @@ def test_fixture_sets_are_complete():
 def test_good_fixtures_have_every_column(path):
     (row,) = parse(path)
     assert set(row) == set(FORMAT.columns) | {"source_line"}
-    assert all(v is not None for v in row.values())
+    # a TCP run has no loss or jitter; a UDP run has no retransmits, and before 3.11 iperf3
+    # wrote only the sender's "sum", so nothing was received as bytes on its own
+    if row["protocol"] == "TCP":
+        absent = UDP_COLUMNS
+    elif row["version"] == "iperf 3.9":
+        absent = {"retransmits", "received_bytes", "received_bits_per_s"}
+    else:
+        absent = {"retransmits"}
+    assert {k for k, v in row.items() if v is None} == absent
 
 
 def test_single_stream_values():
@@ -103,3 +116,49 @@ def test_rows_fit_the_declared_table():
     con.execute(f"insert into {FORMAT.table} by name select * from incoming")
     assert con.execute(f"select sent_bytes, reverse from {FORMAT.table}").fetchall() == \
         [(843448320, False)]
+
+
+def test_udp_since_3_11_reads_the_receiver():
+    (row,) = parse(FIX / "good" / "udp-3.16.json")
+    assert row["protocol"] == "UDP" and row["version"] == "iperf 3.16"
+    # 8633 + 8634 + 8633 = 25900 datagrams of 1448 bytes sent: 25900 * 1448 = 37503200 bytes
+    assert row["sent_bytes"] == 37503200 and row["duration_s"] == pytest.approx(3.000041)
+    # the receiver lost 12: (25900 - 12) * 1448 = 37485824 bytes in 3.000398 s
+    assert row["received_bytes"] == 37485824
+    assert row["received_bits_per_s"] == pytest.approx(37485824 * 8 / 3.000398)
+    # loss and jitter are the receiver's (sum_received), not the sender's zeros
+    assert (row["jitter_ms"], row["lost_packets"], row["packets"]) == (0.0213, 12, 25888)
+    assert row["lost_percent"] == pytest.approx(12 / 25900 * 100)
+    assert row["retransmits"] is None
+    assert row["source_line"] == 115
+
+
+def test_udp_before_3_11_has_only_sum():
+    (row,) = parse(FIX / "good" / "udp-3.9.json")
+    # end.sum: the sender's bytes over the receiver's time, with the receiver's loss
+    assert row["sent_bytes"] == 37503200 and row["duration_s"] == pytest.approx(3.000398)
+    assert row["sent_bits_per_s"] == pytest.approx(37503200 * 8 / 3.000398)
+    assert (row["jitter_ms"], row["lost_packets"], row["packets"]) == (0.0213, 12, 25900)
+    assert row["received_bytes"] is None and row["received_bits_per_s"] is None
+
+
+def test_json_stream_reads_the_end_event():
+    (row,) = parse(FIX / "good" / "stream-3.18.json")
+    assert (row["version"], row["protocol"]) == ("iperf 3.18", "TCP")
+    # the same three intervals as claw-to-server.json: 281018368 + 282066944 + 281542656
+    assert row["sent_bytes"] == 844627968 and row["retransmits"] == 3
+    assert row["received_bits_per_s"] == pytest.approx(844577288 * 8 / 3.000524)
+    # line 1 start, lines 2-4 intervals, line 5 end
+    assert row["source_line"] == 5
+
+
+@pytest.mark.parametrize("data, line, words", [
+    (b'{"event":"start","data":{}}\n{"event":"end","data":{"sum_sent"', 2,
+     "one JSON event per line"),
+    (b'{"event":"start","data":{}}\n{"event":"interval","data":{}}\n', 1,
+     "end.sum_sent and end.sum_received"),
+])
+def test_json_stream_bad(tmp_path, data, line, words):
+    path = tmp_path / "stream.json"
+    path.write_bytes(data)
+    assert_rejects(parse, path, line, words)

@@ -70,3 +70,43 @@ def test_text_after_footer_is_rejected(tmp_path):
     bad.write_text(text)
     with pytest.raises(ParseError, match="nothing after"):
         parse(bad)
+
+
+def test_v211_sendrecv_has_neither_redop_nor_root():
+    # nccl-tests <= 2.11, src/sendrecv.cu print_header: "size count type" then time algbw
+    # busbw error twice; maxDelta printed %5.0le
+    (oop, inp) = parse(FIX / "good_sendrecv_v211.log")
+    assert (oop["redop"], oop["root"], oop["layout"]) == (None, None, "pre-2.13")
+    assert oop["time_s"] == pytest.approx(62000e-6) and inp["time_s"] == pytest.approx(61000e-6)
+    # busbw 1.08 GB/s = 1.08e9 bytes/s (the column nobody asserted before)
+    assert oop["busbw_bytes_per_s"] == pytest.approx(1.08e9) and inp["busbw_bytes_per_s"] == pytest.approx(1.10e9)
+    assert oop["max_error"] == 0.0 and oop["wrong_count"] is None
+
+
+def test_v211_broadcast_has_a_root_and_no_redop():
+    (oop, _) = parse(FIX / "good_broadcast_v211.log")
+    assert (oop["redop"], oop["root"], oop["size_bytes"]) == (None, 0, 1048576)
+
+
+def test_v219_cputime_and_timestamp_columns():
+    rows = parse(FIX / "good_sendrecv_v219_timestamps.log")
+    assert len(rows) == 4 and {r["layout"] for r in rows} == {"current"}
+    # "1.2e+05": a time too wide for %7.2f, printed by getFloatStr as %.1e: 120000 us
+    assert rows[2]["time_s"] == pytest.approx(0.12) and rows[3]["time_s"] == pytest.approx(0.119876)
+    assert rows[0]["redop"] == "none" and rows[0]["wrong_count"] == 0
+
+
+def test_mpirun_tag_output_and_interleaved_nccl_lines():
+    (oop, inp) = parse(FIX / "good_tag_output.log")
+    assert oop["time_s"] == pytest.approx(62345e-6) and inp["wrong_count"] is None
+    assert oop["source_line"] == 7
+
+
+def test_interleaved_nccl_info_says_what_nccl_used():
+    # src/transport/net_socket.cc "NET/Socket : Using%s" (" [%d]%s:%s"), and the fixture's own line
+    rows = parse(FIX / "good_sendrecv_current.log")
+    assert {(r["net_plugin"], r["net_interface"], r["net_address"]) for r in rows} == \
+        {("Socket", "ens3", "172.31.10.11")}
+    (oop, _) = parse(FIX / "good_tag_output.log")
+    # src/bootstrap.cc "Bootstrap: Using%s" (" %s:" + address), behind mpirun --tag-output
+    assert (oop["bootstrap_interface"], oop["bootstrap_address"]) == ("ens3", "172.31.10.12")

@@ -22,18 +22,34 @@ BAD_REASONS = {
     "unknown-host.txt": (1, "Name or service not known"),
 }
 
-# (file, destination, sent, received, loss, min, avg, max, mdev, summary line), each
+# (file, destination, sent, received, loss, min, avg, max, deviation, summary line), each
 # rtt as printed by the tool; the fixtures' rtts were checked against their replies,
 # e.g. iputils-linux: mean(0.310, 0.250, 0.400, 0.520) = 0.370,
 # mdev = sqrt(mean(t^2) - mean(t)^2) = sqrt(0.147250 - 0.136900) = 0.102
 EXPECTED = [
     ("busybox.txt", "192.168.0.20", 3, 3, 0.0, 0.298, 0.353, 0.412, None, 7),
+    # +2 errors (two "Destination Host Unreachable"), 2 of 4 replied; ", pipe 2" kept
+    ("iputils-errors-pipe.txt", "10.0.0.1", 4, 2, 0.5, 0.101, 0.110, 0.120, 0.009, 8),
     ("iputils-hostname-loss.txt", "server", 4, 3, 0.25, 0.224, 0.585, 0.883, 0.273, 7),
     ("iputils-linux.txt", "192.168.0.20", 4, 4, 0.0, 0.250, 0.370, 0.520, 0.102, 8),
     ("iputils-unreachable.txt", "192.168.0.99", 3, 0, 1.0, None, None, None, None, 7),
     ("macos-all-lost.txt", "10.8.0.7", 3, 0, 1.0, None, None, None, None, 6),
     ("macos.txt", "192.168.0.20", 4, 3, 0.25, 0.433, 0.515, 0.601, 0.069, 8),
+    # Windows: Sent 3, "Received" 3 of which 2 are a router's unreachable replies: 1 echo,
+    # loss (3 - 1) / 3; its times are whole milliseconds
+    ("windows-unreachable.txt", "gateway.lan", 3, 1, 2 / 3, 3.0, 3.0, 3.0, None, 8),
+    # Windows: Sent 4, Received 3, loss 1/4; Minimum 0 (a "<1ms" reply), Average 1, Maximum 2
+    ("windows.txt", "10.0.0.1", 4, 3, 0.25, 0.0, 1.0, 2.0, None, 9),
 ]
+EXTRA = {  # columns beyond the summary that some tools print
+    "iputils-errors-pipe.txt": {"errors": 2, "pipe": 2},
+    "iputils-hostname-loss.txt": {"errors": 0},
+    "iputils-linux.txt": {"errors": 0},
+    "iputils-unreachable.txt": {"errors": 3},      # "+3 errors"
+    "windows-unreachable.txt": {"unreachable_replies": 2},
+    "windows.txt": {"unreachable_replies": 0},
+}
+STDDEV = {"macos.txt", "macos-all-lost.txt"}   # BSD prints stddev, iputils mdev
 
 
 def test_fixture_sets_are_complete():
@@ -41,14 +57,16 @@ def test_fixture_sets_are_complete():
     assert {p.name for p in BAD} == set(BAD_REASONS)
 
 
-@pytest.mark.parametrize("name, dest, sent, received, loss, lo, avg, hi, mdev, line", EXPECTED)
-def test_good_fixture_values(name, dest, sent, received, loss, lo, avg, hi, mdev, line):
+@pytest.mark.parametrize("name, dest, sent, received, loss, lo, avg, hi, dev, line", EXPECTED)
+def test_good_fixture_values(name, dest, sent, received, loss, lo, avg, hi, dev, line):
     (row,) = parse(FIX / "good" / name)
     assert set(row) == set(FORMAT.columns) | {"source_line"}
     # loss = (sent - received) / sent, e.g. (4 - 3) / 4 = 0.25
-    assert row == {"destination": dest, "packets_transmitted": sent, "packets_received": received,
-                   "packet_loss_fraction": loss, "rtt_min_ms": lo, "rtt_avg_ms": avg,
-                   "rtt_max_ms": hi, "rtt_mdev_ms": mdev, "source_line": line}
+    expected = {**dict.fromkeys(FORMAT.columns), "destination": dest, "packets_transmitted": sent,
+                "packets_received": received, "packet_loss_fraction": pytest.approx(loss),
+                "rtt_min_ms": lo, "rtt_avg_ms": avg, "rtt_max_ms": hi, "source_line": line,
+                ("rtt_stddev_ms" if name in STDDEV else "rtt_mdev_ms"): dev, **EXTRA.get(name, {})}
+    assert row == expected
 
 
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
@@ -64,7 +82,9 @@ TWO_RUNS = (FIX / "good" / "busybox.txt").read_text() * 2
     (b"", 1, "an empty file"),
     (b"\n \n", 1, "an empty file"),
     (b"garbage\x01 text\n", 1, "found 'garbage\\x01 text'"),
-    (b"3 packets transmitted, 3 received, 0% packet loss\n", 1, "jc can read"),
+    (b"3 packets transmitted, 3 received, 0% packet loss\n", 1, "a 'PING <host>' header"),
+    (b"\r\nPinging 10.0.0.1 with 32 bytes of data:\r\nRequest timed out.\r\n", 2,
+     "the 'Packets: Sent = …' summary of ping.exe"),
     # busybox.txt has 8 lines, its summary on line 7: the second copy's is line 8 + 7
     (TWO_RUNS.encode(), 15, "one ping run per file, found 2 summaries"),
 ])

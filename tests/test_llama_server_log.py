@@ -31,6 +31,41 @@ SHAPES = [
      fields(event="total", ms=71473.0, tokens=14921)),
     ("draft acceptance rate = 0.71200 (  712 accepted /  1000 generated)",
      fields(event="draft_acceptance", accepted=712, generated=1000)),
+    # builds since May 2026: "draft acceptance = %0.5f (%5d accepted / %5d generated), mean len = %5.2f"
+    ("slot print_timing: id  0 | task 5 | draft acceptance = 0.68519 (  555 accepted /   810 generated), mean len =  2.85",
+     fields(event="draft_acceptance", slot_id=0, task_id=5, accepted=555, generated=810, mean_len=2.85)),
+    ("draft acceptance = 0.68519 (  555 accepted /   810 generated)",
+     fields(event="draft_acceptance", accepted=555, generated=810)),
+    # 2024: "new prompt, …, n_prompt_tokens = %d", "prompt processing progress, n_past = %d, n_tokens = %d"
+    ("slot update_slots: id  0 | task 0 | new prompt, n_ctx_slot = 2048, n_keep = 0, n_prompt_tokens = 99",
+     fields(event="new_prompt", slot_id=0, task_id=0, tokens=99)),
+    ("slot update_slots: id  0 | task 0 | prompt processing progress, n_past = 99, n_tokens = 99, progress = 1.000000",
+     fields(event="prompt_progress", slot_id=0, task_id=0, tokens=99)),
+    ("slot update_slots: id  0 | task 0 | prompt done, n_past = 99, n_tokens = 99",
+     fields(event="prompt_done", slot_id=0, task_id=0, tokens=99)),
+    ("slot      release: id  0 | task 0 | stop processing: n_past = 496, truncated = 0",
+     fields(event="release", slot_id=0, task_id=0, tokens=496)),
+    # 2026: "prompt processing done, n_tokens = %d, batch.n_tokens = %d"
+    ("slot update_slots: id  3 | task 0 | prompt processing done, n_tokens = 862, batch.n_tokens = 516",
+     fields(event="prompt_done", slot_id=3, task_id=0, tokens=862)),
+    # common/speculative.cpp, b11434: "statistics %16s: #calls(b,g,a) = %4zu %6zu %6zu, #gen drafts = …"
+    ("spec  print_stats: statistics        draft-mtp: #calls(b,g,a) =    1    882    882, #gen drafts =    882, "
+     "#acc drafts =   716, #gen tokens =   5292, #acc tokens =  2235, #mean acc len = 3.53",
+     fields(event="spec_statistics", spec_type="draft-mtp", count=882, generated=5292, accepted=2235)),
+    ("statistics ngram_mod: #calls(b,g,a) = 20 2985 131, #gen drafts = 131, #acc drafts = 131, "
+     "#gen tokens = 6168, #acc tokens = 5837",
+     fields(event="spec_statistics", spec_type="ngram_mod", count=131, generated=6168, accepted=5837)),
+    # src/llama.cpp: "%s: using device %s (%s) (%s) - %zu MiB free", device RPC%d[endpoint]
+    ("llama_model_load_from_file_impl: using device RPC0[10.203.0.2:50052] (RPC0[10.203.0.2:50052]) (unknown id) - 7892 MiB free",
+     fields(event="rpc_device", endpoint="10.203.0.2:50052")),
+    ("llama_model_load_from_file_impl: using device RPC[192.168.0.42:50052] (RPC[192.168.0.42:50052]) - 23000 MiB free",
+     fields(event="rpc_device", endpoint="192.168.0.42:50052")),
+    # rpc-server (ggml/src/ggml-rpc/ggml-rpc.cpp)
+    ("Accepted client connection", fields(event="rpc_accept")),
+    ("Client connection closed", fields(event="rpc_close")),
+    # a launcher's "[pid] " in front, then --log-timestamps and --log-prefix
+    ("[44195] 4.26.848.529 I slot print_timing: id  3 | task 0 | draft acceptance = 0.41236 ( 2235 accepted /  5420 generated)",
+     fields(event="draft_acceptance", slot_id=3, task_id=0, accepted=2235, generated=5420)),
     # newer llama.cpp prints each timing line with its own slot prefix
     ("slot print_timing: id  1 | task 42 | prompt eval time =     120.50 ms /    64 tokens (    1.88 ms per token,   531.12 tokens per second)",
      fields(event="prompt_eval", slot_id=1, task_id=42, ms=120.5, tokens=64)),
@@ -51,7 +86,8 @@ SHAPES = [
     # other lines: no event, but a slot prefix still yields slot and task
     ("slot get_availabl: id  0 | task -1 | selected slot by LRU, t_last = -1",
      fields(slot_id=0, task_id=-1)),
-    ("slot print_timing: id  0 | task 11924 |    graphs reused =         12", fields(slot_id=0, task_id=11924)),
+    ("slot print_timing: id  0 | task 11924 |    graphs reused =         12",
+     fields(event="graphs_reused", slot_id=0, task_id=11924, count=12)),
     ("srv  log_server_r: request: POST /v1/chat/completions 192.168.0.15 200", fields()),
     ("srv        update:    - prompt 0x5b1c3e0a8f10:   98100 tokens, checkpoints:  0,  3301.125 MiB", fields()),
     ("main: server is listening on http://0.0.0.0:8080 - starting the main loop", fields()),

@@ -19,8 +19,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -28,7 +26,7 @@ import pytest
 
 from pipeline.build import copy_tree
 
-from conftest import REPO
+from conftest import REPO, run_cli_build
 from gguf_headers import write_header
 
 QWEN = "raw_data/deployments/qwen38-27b-pp"
@@ -97,12 +95,7 @@ def own(tmp_path_factory):
     copy_tree(REPO, root)
     for add in (_llama70b, _tc_b, _swan_b, _withheld, _noping):
         add(root)
-    env = {k: v for k, v in __import__("os").environ.items()
-           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
-    env["INTERCONNECT_ROOT"] = str(root)
-    proc = subprocess.run([sys.executable, "-m", "pipeline.cli_build", "--no-site"], cwd=REPO,
-                          env=env, capture_output=True, text=True)
-    return root, proc
+    return root, run_cli_build(root, "--no-site")
 
 
 def _csv(path: Path) -> list[dict]:

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline import models
 from pipeline.charts import point_to_point
-from pipeline.ingest import gloo_bench, iperf3, nccl_tests, ping
+from pipeline.ingest import gloo_bench, iperf3, journal, nccl_debug, nccl_tests, ping
 from pipeline.ingest.runner import ensure_table
 from pipeline.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
 
@@ -32,7 +32,7 @@ def _with_upstreams(names):
 
 _SHARED = {"stg_raw__file_context"}
 ORDER = models.topological([_ALL[n] for n in sorted(_with_upstreams(
-    [n for n in _ALL if "p2p" in n] + ["fct_campaign_file_notes"]))])
+    [n for n in _ALL if "p2p" in n] + ["fct_campaign_file_notes", "fct_udp_runs", "fct_nccl_transport"]))])
 
 
 def build(con, only: set[str] | None = None) -> None:
@@ -105,7 +105,8 @@ def warehouse(skip_pair: tuple[str, str] | None = None) -> duckdb.DuckDBPyConnec
     con = duckdb.connect()
     for name, columns in (("raw_campaigns", CAMPAIGN_COLUMNS), ("raw_files", FILE_COLUMNS)):
         con.execute(f"create table {name} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
-    for fmt in (nccl_tests.FORMAT, gloo_bench.FORMAT, ping.FORMAT, iperf3.FORMAT):
+    for fmt in (nccl_tests.FORMAT, gloo_bench.FORMAT, ping.FORMAT, iperf3.FORMAT, journal.FORMAT,
+                nccl_debug.FORMAT):
         ensure_table(con, fmt)
     con.execute("create table ref_aws_regions as select * from (values "
                 "('us-west-2', 'Oregon', 1, 's'), ('us-east-1', 'Virginia', 2, 's'), "

@@ -73,16 +73,22 @@ def test_a_killed_build_does_not_block_the_sensor(tree, tmp_path):
     workspace = tmp_path / "workspace.yaml"
     workspace.write_text(f"load_from:\n  - python_module:\n      module_name: pipeline.definitions\n"
                          f"      working_directory: {REPO}\n")
-    daemon = subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-w", str(workspace)], cwd=REPO,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    # the daemon's log goes to a file: a pipe nobody reads fills up and blocks the daemon
+    log = tmp_path / "daemon.log"
+    with log.open("wb") as sink:
+        daemon = subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-w", str(workspace)],
+                                  cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
     try:
         def sensor_run_done():
             runs = _runs(home)
             done = [r for r, s, tags in runs if tags.get("dagster/sensor_name") == "raw_data_changed"
                     and s in (DagsterRunStatus.SUCCESS, DagsterRunStatus.FAILURE)]
             return done and runs
-        runs = _wait(sensor_run_done, 240, "the sensor's run to finish")
+        try:
+            runs = _wait(sensor_run_done, 300, "the sensor's run to finish")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; daemon log tail:\n{log.read_text()[-4000:]}") from None
     finally:
         os.killpg(daemon.pid, signal.SIGTERM)
         try:

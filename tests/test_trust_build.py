@@ -5,7 +5,6 @@ Slow by nature (each build is a full ingest + SQL + pages + mkdocs), so the buil
 build starts from a copy of ``old`` (warehouse and site included) with the ``new`` edit applied,
 so whatever it leaves must be ``old`` or ``new``.
 """
-import os
 import shutil
 import signal
 import subprocess
@@ -18,7 +17,7 @@ import pytest
 
 from pipeline.build import copy_tree
 
-from conftest import REPO
+from conftest import REPO, cli_env
 
 MARK = "Build-atomicity marker: this sentence exists only in the edited templates."
 EDITED = ("ethernet-bandwidth-math.md.j2", "point-to-point.md.j2")
@@ -30,11 +29,7 @@ def edit(root: Path) -> None:
         path.write_text(path.read_text() + f"\n\n{MARK}\n")
 
 
-def env_for(root: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
-    env.update(INTERCONNECT_ROOT=str(root), **extra)
-    return env
+env_for = cli_env
 
 
 def start(root: Path, **extra) -> subprocess.Popen:

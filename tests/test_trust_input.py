@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -25,7 +23,7 @@ import pytest
 
 from pipeline.build import copy_tree
 
-from conftest import REPO
+from conftest import REPO, run_cli_build
 from test_trust_hostile import parse
 
 CANARY = "CANARY-7f3a-outside-raw-data"
@@ -115,12 +113,7 @@ def site(tmp_path_factory):
                          "files:\n  - {path: /etc/passwd, format: ping}\n  - {path: 123, format: ping}\n")):
         (root / "raw_data/p2p" / name).mkdir()
         (root / "raw_data/p2p" / name / "manifest.yaml").write_text(manifest)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
-    env["INTERCONNECT_ROOT"] = str(root)
-    proc = subprocess.run([sys.executable, "-m", "pipeline.cli_build"], cwd=REPO, env=env,
-                          capture_output=True, text=True)
-    return root, proc
+    return root, run_cli_build(root)
 
 
 def _html_files(root: Path) -> list[Path]:

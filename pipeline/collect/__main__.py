@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import ethtool, gguf, iperf3, journal, lab, netdev, ping
+from . import ethtool, gguf, iperf3, journal, lab, llama_log, netdev, ping
 from .campaign import CollectError, command_line
 
-MODULES = (netdev, iperf3, ping, journal, gguf, ethtool, lab)
+MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,11 +2,13 @@
 
 A per-campaign page (``per_campaign:`` in its front matter) is partitioned by campaign and
 rendered from that campaign's schema; a withheld campaign gets a notice at its URL instead,
-with the reasons. Every page renders into a staging folder; the ``docs`` asset replaces docs/
-once all of them rendered, so a failed page leaves docs/ entirely as it was.
+with the reasons, and so does a campaign whose own page fails to render (the error is its
+reason). Every page renders into a staging folder; the ``docs`` asset replaces docs/ once all
+of them rendered, so a shared page that fails leaves docs/ entirely as it was.
 """
 
 import json
+import shutil
 import os
 
 from dagster import AssetExecutionContext, MaterializeResult, asset
@@ -74,6 +76,28 @@ def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, s
     _write(staged, page.output(campaign), text)
 
 
+def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc: Exception) -> dict:
+    """A campaign whose page cannot be rendered is withheld like one whose check failed: what
+    was staged for it is removed, and its status (in its schema and in the catalog) says why,
+    so the build names it and exits 3 while every other page is published."""
+    slug = page.slug(campaign)
+    (staged / f"{slug}.md").unlink(missing_ok=True)
+    shutil.rmtree(staged / slug, ignore_errors=True)
+    reason = {"kind": "page", "subject": f"templates/{page.template.name}",
+              "detail": f"the page could not be rendered: {type(exc).__name__}: {exc}"}
+    tables = [f"{q(campaign_schema(campaign))}.meta_campaign_status"]
+    # the catalog copies every campaign's status into main; when it already has, update it too
+    if con.execute("select count(*) from duckdb_tables() where schema_name = 'main' and "
+                   "table_name = 'meta_campaign_status'").fetchone()[0]:
+        tables.append("main.meta_campaign_status")
+    for table in tables:
+        row = con.execute(f"select reasons from {table} where campaign = ?", [campaign]).fetchone()
+        reasons = json.loads(row[0] or "[]") if row else []
+        con.execute(f"update {table} set status = 'withheld', reasons = ? where campaign = ?",
+                    [json.dumps(reasons + [reason]), campaign])
+    return reason
+
+
 def _status(con, campaign: str) -> dict | None:
     rows = con.execute(f"select status, area, reasons from "
                        f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
@@ -121,6 +145,14 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
                 set_search_path(con, campaign_schema(campaign))
                 try:
                     render_page(con, warehouse.project, page, charts, staged, campaign)
+                except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
+                    reset_search_path(con)
+                    reason = withhold_unrenderable(con, page, staged, campaign, exc)
+                    render_withheld(con, warehouse.project, page, staged, campaign,
+                                    {"reasons": [reason]})
+                    context.log.error(f"campaign {campaign} withheld: {reason['detail']}")
+                    withheld.append(campaign)
+                    continue
                 finally:
                     reset_search_path(con)
                 written.append(campaign)

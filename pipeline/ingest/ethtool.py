@@ -1,10 +1,26 @@
-"""``ethtool <iface>`` output: one row per ``Settings for <iface>:`` block.
+"""``ethtool <iface>`` output, text or ``--json``: one row per interface.
 
-Format: the text ethtool(8) prints for ``ethtool DEVNAME`` (ethtool.c
-``dump_link_usettings``: ``Settings for %s:`` then tab-indented ``Speed:``,
-``Duplex:``, ``Port:``, ``Auto-negotiation:``, ``Link detected:`` …), parsed by
-``jc.parse('ethtool', …)``. A file may hold several blocks (one per interface);
-each is handed to jc on its own.
+Text: what ethtool(8) prints for ``ethtool DEVNAME`` (netlink/settings.c and ethtool.c
+``dump_link_usettings``: ``Settings for %s:`` then tab-indented ``"\tSpeed: %uMb/s\n"`` or
+``"\tSpeed: Unknown!\n"``, ``Duplex:``, ``Port:``, ``"\tPHYAD: %d\n"``,
+``"\tAuto-negotiation: %s\n"``, ``"\tLink detected: %s"`` …), parsed by
+``jc.parse('ethtool', …)``. A file may hold several blocks (one per interface); each is
+handed to jc on its own.
+
+``--json`` (ethtool 6.x with netlink; one array per invocation, several may follow each
+other in one file): ``[ {"ifname": …, "speed": 10000, "duplex": "Full",
+"auto-negotiation": false, "port": "Twisted Pair", "phyad": 0, "link-detected": true} ]``,
+read with ``json``; keys the link does not report are absent (``lo`` has only ``ifname`` and
+``link-detected``).
+
+PHYAD: the text depends on the version. The netlink path prints ``"\tPHYAD: %u\n"`` in 6.1,
+6.14.2 and 6.15, but ``"\tPHYAD: %x\n"`` (bare hex) in 6.11 (format strings read from the
+Debian/Ubuntu binaries of those versions); the file itself does not say which ethtool wrote
+it. So ``phyad_printed`` keeps the text as printed and ``phyad`` holds the number only when
+the text says it alone: a JSON number, ``0x…``, digits with ``a-f`` (hex), or a single digit
+(equal in both bases). ``stg_deployment__ethtool`` resolves the rest with the collector's
+``tool_version``; without a version a multi-digit PHYAD stays NULL (not measured) rather than
+be read in the wrong base.
 
 We take jc's *raw* output and type the fields here: jc's processed output runs
 ``Auto-negotiation: on`` through ``convert_to_bool``, which only knows
@@ -12,11 +28,12 @@ y/yes/true, and so reports ``on`` as false (jc 1.26).
 
 Rows: ``interface``, ``speed_mbit_per_s`` (ethtool prints ``2500Mb/s``, i.e.
 10^6 bit/s; NULL for ``Unknown!`` when the link is down), ``duplex`` (NULL for
-``Unknown! (255)``), ``port``, ``auto_negotiation``, ``link_detected``;
-``source_line`` = the line of ``Settings for``.
+``Unknown! (255)``), ``port``, ``phyad``, ``phyad_printed``, ``auto_negotiation``, ``link_detected``;
+``source_line`` = the line of ``Settings for`` (of the object's ``{`` in JSON).
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -27,6 +44,22 @@ from pipeline.ingest.base import Format, ParseError, read_text_strict, require_n
 _SETTINGS = re.compile(r"^Settings for (\S+):\s*$")
 _SPEED = re.compile(r"^(\d+)Mb/s$")
 _ON_OFF = {"on": True, "yes": True, "off": False, "no": False}
+_PHYAD = re.compile(r"^(?:0x)?[0-9a-fA-F]+$")
+
+
+def _phyad(path: Path, line: int, raw) -> tuple[int | None, str | None]:
+    """(number when the text alone says it, the text as printed)."""
+    if raw is None or isinstance(raw, bool):
+        return None, None
+    if isinstance(raw, int):
+        return raw, str(raw)
+    text = str(raw).strip()
+    if not _PHYAD.match(text):
+        raise ParseError(path, line, "PHYAD as a number (decimal, or hex as ethtool 6.11 "
+                         "prints it)", repr(raw))
+    if text.lower().startswith("0x") or re.search(r"[a-fA-F]", text):
+        return int(text, 16), text
+    return (int(text), text) if len(text) == 1 else (None, text)
 
 
 def _blocks(path: Path, text: str) -> list[tuple[int, str]]:
@@ -50,7 +83,7 @@ def _flag(path: Path, line: int, name: str, raw: str | None) -> bool | None:
 
 
 def _speed(path: Path, line: int, raw: str | None) -> int | None:
-    if raw is None or raw.startswith("Unknown"):
+    if raw is None or str(raw).startswith("Unknown"):
         return None
     m = _SPEED.match(raw.strip())
     if not m:
@@ -60,12 +93,63 @@ def _speed(path: Path, line: int, raw: str | None) -> int | None:
 
 def _known(raw: str | None) -> str | None:
     # ethtool prints "Unknown! (255)" for the duplex of a link that is down.
-    return None if raw is None or raw.startswith("Unknown") else raw
+    return None if raw is None or str(raw).startswith("Unknown") else raw
+
+
+def _phyad_columns(path: Path, line: int, raw) -> dict:
+    number, printed = _phyad(path, line, raw)
+    return {"phyad": number, "phyad_printed": printed}
+
+
+def _json_rows(path: Path, text: str) -> list[dict]:
+    """Rows of one or more ``ethtool --json`` arrays written one after the other."""
+    decoder, pos, rows = json.JSONDecoder(), 0, []
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos == len(text):
+            return rows
+        try:
+            doc, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise ParseError(path, exc.lineno, "complete ethtool --json output",
+                             f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        objects = doc if isinstance(doc, list) else [doc]
+        search = pos
+        for obj in objects:
+            brace = text.find("{", search, end)
+            line = text.count("\n", 0, brace if brace >= 0 else pos) + 1
+            search = brace + 1 if brace >= 0 else search
+            if not isinstance(obj, dict) or not isinstance(obj.get("ifname"), str):
+                raise ParseError(path, line, "ethtool --json settings (an object with 'ifname')",
+                                 repr(obj)[:60])
+            speed = obj.get("speed")
+            rows.append({
+                "interface": obj["ifname"],
+                "speed_mbit_per_s": speed if isinstance(speed, int) and not isinstance(speed, bool)
+                                    else _speed(path, line, speed),
+                "duplex": _known(obj.get("duplex")),
+                "port": obj.get("port"),
+                **_phyad_columns(path, line, obj.get("phyad")),
+                "auto_negotiation": _json_flag(path, line, "auto-negotiation",
+                                               obj.get("auto-negotiation")),
+                "link_detected": _json_flag(path, line, "link-detected", obj.get("link-detected")),
+                "source_line": line,
+            })
+        pos = end
+
+
+def _json_flag(path: Path, line: int, name: str, raw) -> bool | None:
+    if raw is None or isinstance(raw, bool):
+        return raw
+    return _flag(path, line, name, str(raw))
 
 
 def parse(path: Path) -> list[dict]:
     text = read_text_strict(path)
     require_nonempty(path, text)
+    if text.lstrip()[:1] in ("[", "{"):
+        return _json_rows(path, text)
     rows = []
     for line, block in _blocks(path, text):
         try:
@@ -77,6 +161,7 @@ def parse(path: Path) -> list[dict]:
             "speed_mbit_per_s": _speed(path, line, d.get("speed")),
             "duplex": _known(d.get("duplex")),
             "port": d.get("port"),
+            **_phyad_columns(path, line, d.get("phyad")),
             "auto_negotiation": _flag(path, line, "Auto-negotiation", d.get("auto_negotiation")),
             "link_detected": _flag(path, line, "Link detected", d.get("link_detected")),
             "source_line": line,
@@ -87,9 +172,10 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="ethtool",
     table="raw_ethtool",
-    version=1,
+    version=2,
     columns={"interface": "VARCHAR", "speed_mbit_per_s": "INTEGER", "duplex": "VARCHAR",
-             "port": "VARCHAR", "auto_negotiation": "BOOLEAN", "link_detected": "BOOLEAN"},
+             "port": "VARCHAR", "phyad": "INTEGER", "phyad_printed": "VARCHAR",
+             "auto_negotiation": "BOOLEAN", "link_detected": "BOOLEAN"},
     parse=parse,
-    description="ethtool link settings per interface (jc 'ethtool' parser).",
+    description="ethtool link settings per interface (text via jc 'ethtool', or --json).",
 )

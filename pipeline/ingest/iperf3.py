@@ -1,18 +1,26 @@
-"""``iperf3 -J`` client output: one row per file, from the ``end`` summary.
+"""iperf3 client output (``iperf3 -J``, or ``--json-stream``): one row per file, from the end summary.
 
-Format: the JSON iperf3 writes with ``-J`` (src/iperf_api.c: ``start``
-{connected[], version, timestamp.timesecs, test_start{protocol, num_streams,
-reverse}}, ``intervals`` [], ``end`` {streams[], sum_sent, sum_received,
-cpu_utilization_percent{host_total, remote_total}}, and ``error`` when the
-test failed), read with ``json``.
+Format: the JSON iperf3 writes (esnet/iperf src/iperf_api.c): ``start`` {connected[], version,
+timestamp.timesecs, test_start{protocol, num_streams, reverse}}, ``intervals`` [], ``end``
+{streams[], sum_sent, sum_received, cpu_utilization_percent{host_total, remote_total}}, and
+``error`` when the test failed; read with ``json``.
 
-``sum_sent``/``sum_received`` already add up every stream of a ``-P N`` run, so
-the same fields serve single- and multi-stream tests. ``duration_s`` is
-``sum_sent.seconds``, the time the sender measured. ``retransmits`` is NULL
-when iperf3 could not read TCP_INFO (UDP, or non-Linux senders omit it).
-A file carrying ``error`` is rejected with the tool's own message, whichever
-wording the iperf3 version used; so is JSON that is not iperf3's (no
-``end.sum_received``). ``source_line`` = the line of the top-level ``"end"``.
+- TCP: ``sum_sent``/``sum_received`` (``start: %f end: %f seconds: %f bytes: %d bits_per_second:
+  %f [retransmits: %d] sender: %b``) add up every stream of a ``-P N`` run.
+- UDP, since 3.11: ``sum_sent`` and ``sum_received`` also carry ``jitter_ms: %f lost_packets: %d
+  packets: %d lost_percent: %f`` (the receiver's in ``sum_received``). Before 3.11 there is only
+  ``sum`` (the sender's bytes and rate with the receiver's jitter and loss), so nothing was
+  measured as received. A UDP run measures loss and jitter at the rate it was told to send:
+  ``protocol`` says UDP and the staging models never use it as a link's throughput.
+- ``--json-stream`` (3.17+): one object per line, ``{"event": "start"|"interval"|"end"|"error",
+  "data": …}`` (``JSONStream_Output``); the same summary is read from the ``end`` event.
+
+``duration_s`` is the sender's ``seconds``. ``retransmits`` is NULL when iperf3 could not read
+TCP_INFO (UDP, or non-Linux senders). A file carrying ``error`` (or an ``error`` event) is
+rejected with the tool's own message, whichever wording the iperf3 version used ("unable to
+connect to server: Connection refused", and since 3.16 "unable to connect to server - server
+may have stopped running or use a different port, firewall issue, etc.: Connection refused");
+so is JSON that is not iperf3's. ``source_line`` = the line of the top-level ``"end"``.
 """
 from __future__ import annotations
 
@@ -42,23 +50,55 @@ def _get(doc, *keys):
     return doc
 
 
+def _stream(path: Path, text: str):
+    """An --json-stream file as (document, line of its end event)."""
+    doc, end_line = {}, None
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ParseError(path, n, "one JSON event per line (iperf3 --json-stream)",
+                             f"{exc.msg} at column {exc.colno}") from None
+        kind = event.get("event") if isinstance(event, dict) else None
+        if kind == "error":
+            raise ParseError(path, n, "a finished iperf3 test", f"iperf3 error {event.get('data')!r}")
+        if kind in ("start", "end"):
+            doc[kind] = event.get("data")
+            if kind == "end":
+                end_line = n
+    return doc, end_line
+
+
 def parse(path: Path) -> list[dict]:
     text = read_text_strict(path)
     require_nonempty(path, text)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(path, exc.lineno, "complete JSON",
-                         f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    if isinstance(doc, dict) and doc.get("error"):
-        raise ParseError(path, _line_of(text, _ERROR_KEY), "a finished iperf3 test",
-                         f"iperf3 error {doc['error']!r}")
-    sent, received = _get(doc, "end", "sum_sent"), _get(doc, "end", "sum_received")
-    if not isinstance(received, dict) or not isinstance(sent, dict):
-        raise ParseError(path, _line_of(text, _END_KEY) or 1,
-                         "iperf3 -J output with end.sum_sent and end.sum_received",
-                         "JSON without them")
+    first = text.lstrip().split("\n", 1)[0]
+    if first.startswith('{"event"'):
+        doc, end_line = _stream(path, text)
+    else:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ParseError(path, exc.lineno, "complete JSON",
+                             f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        if isinstance(doc, dict) and doc.get("error"):
+            raise ParseError(path, _line_of(text, _ERROR_KEY), "a finished iperf3 test",
+                             f"iperf3 error {doc['error']!r}")
+        end_line = _line_of(text, _END_KEY)
     test = _get(doc, "start", "test_start") or {}
+    protocol = test.get("protocol")
+    sent, received = _get(doc, "end", "sum_sent"), _get(doc, "end", "sum_received")
+    udp_sum = _get(doc, "end", "sum") if protocol == "UDP" else None
+    if isinstance(udp_sum, dict) and not isinstance(sent, dict):
+        sent, received, loss = udp_sum, {}, udp_sum        # iperf3 before 3.11
+    else:
+        loss = received
+    if not isinstance(sent, dict) or not isinstance(received, dict):
+        raise ParseError(path, end_line or 1,
+                         "iperf3 -J output with end.sum_sent and end.sum_received "
+                         "(or end.sum for UDP before 3.11)", "JSON without them")
     conn = _get(doc, "start", "connected", 0) or {}
     cpu = _get(doc, "end", "cpu_utilization_percent") or {}
     reverse = test.get("reverse")
@@ -67,7 +107,7 @@ def parse(path: Path) -> list[dict]:
         "start_unix_s": _get(doc, "start", "timestamp", "timesecs"),
         "local_host": conn.get("local_host"),
         "remote_host": conn.get("remote_host"),
-        "protocol": test.get("protocol"),
+        "protocol": protocol,
         "num_streams": test.get("num_streams"),
         "reverse": None if reverse is None else bool(reverse),
         "duration_s": sent.get("seconds"),
@@ -76,22 +116,28 @@ def parse(path: Path) -> list[dict]:
         "sent_bits_per_s": sent.get("bits_per_second"),
         "received_bits_per_s": received.get("bits_per_second"),
         "retransmits": sent.get("retransmits"),
+        "jitter_ms": loss.get("jitter_ms") if protocol == "UDP" else None,
+        "lost_packets": loss.get("lost_packets") if protocol == "UDP" else None,
+        "packets": loss.get("packets") if protocol == "UDP" else None,
+        "lost_percent": loss.get("lost_percent") if protocol == "UDP" else None,
         "cpu_host_pct": cpu.get("host_total"),
         "cpu_remote_pct": cpu.get("remote_total"),
-        "source_line": _line_of(text, _END_KEY),
+        "source_line": end_line,
     }]
 
 
 FORMAT = Format(
     name="iperf3",
     table="raw_iperf3",
-    version=1,
+    version=2,
     columns={"version": "VARCHAR", "start_unix_s": "DOUBLE", "local_host": "VARCHAR",
              "remote_host": "VARCHAR", "protocol": "VARCHAR", "num_streams": "INTEGER",
              "reverse": "BOOLEAN", "duration_s": "DOUBLE", "sent_bytes": "BIGINT",
              "received_bytes": "BIGINT", "sent_bits_per_s": "DOUBLE",
-             "received_bits_per_s": "DOUBLE", "retransmits": "BIGINT",
+             "received_bits_per_s": "DOUBLE", "retransmits": "BIGINT", "jitter_ms": "DOUBLE",
+             "lost_packets": "BIGINT", "packets": "BIGINT", "lost_percent": "DOUBLE",
              "cpu_host_pct": "DOUBLE", "cpu_remote_pct": "DOUBLE"},
     parse=parse,
-    description="iperf3 -J test summary (end.sum_sent / end.sum_received).",
+    description="iperf3 -J / --json-stream test summary (end.sum_sent / end.sum_received; UDP "
+                "jitter and loss).",
 )

@@ -1,27 +1,34 @@
 """nccl-tests performance output (``sendrecv_perf``, ``all_reduce_perf`` …): one row per result.
 
-No library parses this table, so this is a hand parser of the text that
-nccl-tests prints (NVIDIA/nccl-tests, src/common.cu):
+No library parses this table, so this is a hand parser of what nccl-tests prints
+(NVIDIA/nccl-tests). The column header names the columns, so the parser reads it rather than
+assuming one layout:
 
-* the column header, ``print_header()``::
+* v2.11 and older: every test prints its own header (src/<test>.cu ``print_header``): the lead
+  columns differ per test — ``size count type`` (sendrecv), ``… redop`` (all_reduce),
+  ``… root`` (broadcast), ``… redop root`` (reduce) — and each half ends with ``error``, the
+  maximum deviation, printed ``%5.0le`` (src/common.cu ``PRINT("  %7s  %6.2f  %6.2f  %5.0le")``);
+* v2.13 to v2.16: one header for every test (src/common.cu): ``size count type redop root``,
+  then ``time algbw busbw #wrong`` twice, the wrong-element count printed ``%5g``;
+* v2.17 and later (src/util.cu ``writeResultHeader``): the same, ``time`` becomes ``cputime``
+  with ``-C``, a ``timestamp`` column (``%Y-%m-%d %H:%M:%S``) may end each row (``-Z``), each
+  half may carry ``i_min i_max i_p99 i_cv%`` (per-iteration timing), and a number too wide for
+  its column is printed in fewer decimals or as ``%.1e``; a replayed trace prints blanks for the
+  out-of-place half.
 
-      #       size         count      type   redop    root     time   algbw   busbw #wrong     time ...
-      #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us) ...
+One row per size is ``PRINT("%12li  %12li  %8s …", size, count, type, …)``, then the halves;
+``N/A`` where a value was not checked. Times are microseconds, algbw and busbw GB/s
+(10^9 bytes/s). The footer is ``# Out of bounds values : %d %s`` and ``# Avg bus bandwidth :
+%g``; with ``-N <cycles>`` the size loop is printed again for each cycle. ``mpirun
+--tag-output`` puts ``[<job>,<rank>]<stdout>:`` in front of every line: it is removed. NCCL's own
+``NCCL INFO``/``NCCL WARN`` lines (``NCCL_DEBUG``) are not results: what they say NCCL used
+(version, interface, transport; :mod:`pipeline.ingest.nccl_debug`) is kept on every row of the
+file. Launcher output before the header is skipped; a file without the footer is a truncated
+run and is rejected.
 
-  Before nccl-tests 2.13 there is no ``root`` column and the last column of each
-  half is ``error`` (max deviation, ``%5.0le``) instead of ``#wrong`` (``%5g``);
-* one row per size, ``PRINT("%12li  %12li  %8s  %6s  %6s", size, count, type, redop, root)``
-  then, for out-of-place and then in-place, ``"  %7s  %6.2f  %6.2f  %5s"`` with the time in
-  microseconds (``%7.0f`` at or above 10 ms, else ``%7.1f``/``%7.2f``), algbw and busbw in
-  GB/s (10^9 bytes/s) and the error count (``N/A`` when not checked).
-  With ``-N <cycles>`` the size loop is printed again for each cycle;
-* the footer ``# Out of bounds values : 0 OK`` / ``# Avg bus bandwidth    : 1.18834``.
-
-Each row is split into two records, one per placement. ``cycle`` numbers the
-repetitions of the same size within the file (1-based), so repeated cycles stay
-distinct measurements. NCCL's own ``NCCL INFO``/``NCCL WARN`` lines (``NCCL_DEBUG``)
-and anything before the header (mpirun banners) are ignored; a file without the
-footer is a truncated run and is rejected.
+Each row is split into two records, one per placement; ``cycle`` numbers the repetitions of the
+same size within the file (1-based). ``layout`` is ``pre-2.13`` (``error`` columns) or
+``current`` (``#wrong``).
 """
 from __future__ import annotations
 
@@ -29,17 +36,49 @@ import re
 from pathlib import Path
 
 from .base import Format, ParseError, read_text_strict, require_nonempty
+from .nccl_debug import FACTS, scan_line
 
-_HEADER = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+(.*)$")
-_ROW = re.compile(r"^\s*\d+\s+\d+\s")
+_TAG = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:")
+_HEADER = re.compile(r"^#\s+size\s+count\s+type\b(.*)$")
 _FOOTER = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _NCCL_LOG = re.compile(r"\bNCCL (INFO|WARN)\b")
+_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d$")
+_LEADS = {"redop", "root"}
+_HALF = ("time", "algbw", "busbw")
+_ITER = ("i_min", "i_max", "i_p99", "i_cv%")
 
-# Header tail (after redop) -> layout, number of fixed leading fields.
-_LAYOUTS = {
-    ("root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"): ("current", 5),
-    ("time", "algbw", "busbw", "error", "time", "algbw", "busbw", "error"): ("pre-2.13", 4),
-}
+
+class _Layout:
+    """Where each value sits in a row, read from the header line."""
+
+    def __init__(self, path, line_no, names: list[str]):
+        self.lead = ["size", "count", "type"]
+        rest = list(names)
+        while rest and rest[0] in _LEADS:
+            self.lead.append(rest.pop(0))
+        self.time_name = rest[0] if rest else None
+        half = None
+        for check in ("#wrong", "error"):
+            for extra in ((), _ITER):
+                candidate = [self.time_name, "algbw", "busbw", check, *extra]
+                if rest[:len(candidate)] == candidate and rest[len(candidate):2 * len(candidate)] == candidate:
+                    half = candidate
+        if self.time_name not in ("time", "cputime") or half is None:
+            raise ParseError(path, line_no, "an nccl-tests column header (size count type [redop] "
+                             "[root], then time algbw busbw #wrong|error twice)",
+                             repr(" ".join(["#", "size", "count", "type", *names])[:120]))
+        self.half = half
+        tail = rest[2 * len(half):]
+        if tail not in ([], ["timestamp"]):
+            raise ParseError(path, line_no, "nothing after the in-place columns but 'timestamp'",
+                             repr(" ".join(tail)))
+        self.timestamp = tail == ["timestamp"]
+        self.check = half[3]
+        self.layout = "current" if self.check == "#wrong" else "pre-2.13"
+
+    @property
+    def width(self) -> int:
+        return len(self.lead) + 2 * len(self.half) + (2 if self.timestamp else 0)
 
 
 def _number(path, line_no, token, what):
@@ -49,35 +88,42 @@ def _number(path, line_no, token, what):
         raise ParseError(path, line_no, what, repr(token)) from None
 
 
-def _check_value(path, line_no, token, layout):
+def _check_value(path, line_no, token, layout: _Layout):
     """#wrong is an integer count, error a float; both may be N/A (no data check)."""
     if token == "N/A":
         return None, None
     value = _number(path, line_no, token, "an error count or N/A")
-    return (int(value), None) if layout == "current" else (None, value)
+    return (int(value), None) if layout.check == "#wrong" else (None, value)
+
+
+def _lines(text: str):
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        yield line_no, _TAG.sub("", line, count=1)
 
 
 def parse(path: Path) -> list[dict]:
     text = read_text_strict(path)
     require_nonempty(path, text)
-    layout = lead = None
+    layout: _Layout | None = None
     cycles: dict[int, int] = {}
     rows: list[dict] = []
     footer = False
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    last_line = 0
+    facts: dict = {}
+    for line_no, line in _lines(text):
+        last_line = line_no
         stripped = line.strip()
         header = _HEADER.match(stripped)
         if header:
-            tail = tuple(header.group(1).split())
-            if tail not in _LAYOUTS:
-                raise ParseError(path, line_no, "an nccl-tests column header (root … #wrong, or "
-                                 "the pre-2.13 … error layout)", repr(stripped))
-            layout, lead = _LAYOUTS[tail]
+            layout = _Layout(path, line_no, header.group(1).split())
             continue
         if _FOOTER.match(stripped):
             footer = True
             continue
-        if not stripped or stripped.startswith("#") or _NCCL_LOG.search(line):
+        if _NCCL_LOG.search(line) or stripped.startswith("NCCL version"):
+            scan_line(line, facts)
+            continue
+        if not stripped or stripped.startswith("#"):
             continue
         if layout is None:
             continue                      # launcher output before the table
@@ -85,13 +131,20 @@ def parse(path: Path) -> list[dict]:
             raise ParseError(path, line_no, "nothing after the 'Avg bus bandwidth' footer",
                              repr(stripped[:60]))
         tokens = stripped.split()
-        if not _ROW.match(line) or len(tokens) != lead + 8:
-            raise ParseError(path, line_no, f"a result row of {lead + 8} fields ({layout} layout)",
+        lead = len(layout.lead)
+        if not re.match(r"^\d+$", tokens[0]) or len(tokens) != layout.width:
+            raise ParseError(path, line_no, f"a result row of {layout.width} fields "
+                             f"({layout.layout} layout: {' '.join(layout.lead)}, 2 x "
+                             f"{' '.join(layout.half)}{', timestamp' if layout.timestamp else ''})",
                              f"{len(tokens)} field(s): {stripped[:60]!r}")
-        size = int(tokens[0])
+        values = dict(zip(layout.lead, tokens[:lead]))
+        if layout.timestamp and not _TIMESTAMP.match(tokens[-2]):
+            raise ParseError(path, line_no, "a timestamp 'YYYY-MM-DD HH:MM:SS' at the end",
+                             repr(" ".join(tokens[-2:])))
+        size = int(values["size"])
         cycles[size] = cycles.get(size, 0) + 1
-        root = int(_number(path, line_no, tokens[4], "a root rank")) if lead == 5 else None
-        for placement, start in (("out-of-place", lead), ("in-place", lead + 4)):
+        root = int(_number(path, line_no, values["root"], "a root rank")) if "root" in values else None
+        for placement, start in (("out-of-place", lead), ("in-place", lead + len(layout.half))):
             time_us = _number(path, line_no, tokens[start], "a time in us")
             algbw = _number(path, line_no, tokens[start + 1], "algbw in GB/s")
             busbw = _number(path, line_no, tokens[start + 2], "busbw in GB/s")
@@ -99,32 +152,35 @@ def parse(path: Path) -> list[dict]:
             if time_us <= 0:
                 raise ParseError(path, line_no, "a positive time", tokens[start])
             rows.append({
-                "size_bytes": size, "count": int(tokens[1]), "type": tokens[2],
-                "redop": tokens[3], "root": root, "placement": placement, "cycle": cycles[size],
-                "time_s": time_us / 1e6, "algbw_bytes_per_s": algbw * 1e9,
+                "size_bytes": size, "count": int(values["count"]), "type": values["type"],
+                "redop": values.get("redop"), "root": root, "placement": placement,
+                "cycle": cycles[size], "time_s": time_us / 1e6, "algbw_bytes_per_s": algbw * 1e9,
                 "busbw_bytes_per_s": busbw * 1e9, "wrong_count": wrong, "max_error": error,
-                "layout": layout, "source_line": line_no,
+                "layout": layout.layout, "source_line": line_no,
             })
     if layout is None:
-        raise ParseError(path, 1, "an nccl-tests column header ('#  size  count  type  redop …')",
+        raise ParseError(path, 1, "an nccl-tests column header ('#  size  count  type …')",
                          "none in the file")
     if not rows:
         raise ParseError(path, None, "at least one result row", "none after the header")
     if not footer:
-        raise ParseError(path, len(text.splitlines()),
-                         "the '# Avg bus bandwidth' footer (a complete run)", "end of file")
-    return rows
+        raise ParseError(path, last_line, "the '# Avg bus bandwidth' footer (a complete run)",
+                         "end of file")
+    found = {**dict.fromkeys(FACTS), **facts}
+    return [{**row, **found} for row in rows]
 
 
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=1,
+    version=2,
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
         "algbw_bytes_per_s": "DOUBLE", "busbw_bytes_per_s": "DOUBLE", "wrong_count": "BIGINT",
         "max_error": "DOUBLE", "layout": "VARCHAR",
+        # what NCCL_DEBUG=INFO lines interleaved with the table say it used (pipeline/ingest/nccl_debug.py)
+        **{name: "VARCHAR" for name in FACTS},
     },
     parse=parse,
     description="nccl-tests results (e.g. sendrecv_perf): one row per size, cycle and placement.",

@@ -1,19 +1,29 @@
-"""``ping -c N <host>`` output: one row per file, from the statistics summary.
+"""ping output: one row per file, from the statistics summary.
 
-Format: the text of iputils ping (Linux: ``N packets transmitted, M received,
-… % packet loss, time …ms`` then ``rtt min/avg/max/mdev = a/b/c/d ms``),
-busybox ping (``N packets transmitted, M packets received, …`` then
-``round-trip min/avg/max = a/b/c ms``) and macOS/BSD ping (``round-trip
-min/avg/max/stddev = …``), parsed by ``jc.parse('ping', …)``.
+Formats, from the tools' own format strings:
 
-Rows: ``destination`` (as typed on the command line), ``packets_transmitted``,
-``packets_received``, ``packet_loss_fraction`` = (transmitted − received) /
-transmitted — the formula all three tools print, unrounded — and
-``rtt_min_ms`` … ``rtt_mdev_ms``. BSD's ``stddev`` fills ``rtt_mdev_ms``:
-iputils computes mdev as sqrt(mean(t²) − mean(t)²), the same population
-standard deviation. busybox prints no deviation (NULL). When no reply came back
-the rtt line is absent and every rtt is NULL: 100 % loss is data, not an
-error. ``source_line`` = the ``packets transmitted`` line.
+- iputils (Linux), ping/ping_common.c ``finish()``: ``--- %s ping statistics ---``, then
+  ``%ld packets transmitted, %ld received`` with ``, +%ld duplicates``, ``, +%ld corrupted``,
+  ``, +%ld errors`` when non-zero, then ``, %g%% packet loss, time %ldms``, and when replies
+  came back ``rtt min/avg/max/mdev = %ld.%03ld/…/…/… ms`` followed by ``, pipe %d`` when more
+  than one probe was in flight;
+- busybox: ``N packets transmitted, M packets received, …`` and ``round-trip min/avg/max = a/b/c ms``;
+- macOS / BSD (sbin/ping/ping.c): ``round-trip min/avg/max/stddev = … ms``;
+- Windows ``ping.exe`` (English): CRLF lines, ``Pinging <host> [<ip>] with 32 bytes of data:``,
+  ``Packets: Sent = 4, Received = 3, Lost = 1 (25% loss),`` and ``Minimum = 1ms, Maximum = 2ms,
+  Average = 1ms``. Windows counts a "Destination host unreachable" reply (sent by a router, not
+  the target) as received; those replies are counted and taken out of ``packets_received``.
+
+The Unix summaries are parsed by ``jc.parse('ping', …)``, given only the header and the
+statistics lines: a long run's replies are streamed past, never held (a million-line file is
+read once, line by line). Windows output, which jc does not read, by the regular expressions
+above. Rows: ``destination``, ``packets_transmitted``, ``packets_received``, ``errors``
+(iputils ``+N errors``), ``unreachable_replies`` (Windows), ``packet_loss_fraction`` =
+(transmitted - received) / transmitted, unrounded, ``rtt_min_ms`` … ``rtt_max_ms``,
+``rtt_mdev_ms`` (iputils' mdev) and ``rtt_stddev_ms`` (BSD's stddev) — both the population
+standard deviation of the replies' times, named as the tool named them — and ``pipe``
+(iputils). When no reply came back every rtt is NULL: 100 % loss is data, not an error.
+``source_line`` = the ``packets transmitted`` (Windows: ``Packets: Sent``) line.
 """
 from __future__ import annotations
 
@@ -22,26 +32,97 @@ from pathlib import Path
 
 import jc
 
-from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
+from pipeline.ingest.base import Format, ParseError
 
 _SUMMARY = re.compile(r"^(\d+) packets transmitted, (\d+) (?:packets )?received")
+_STATS_HEADER = re.compile(r"^--- .* ping statistics ---\s*$")
+_PIPE = re.compile(r", pipe (\d+)")
+_RTT_KIND = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev))? = ")
+_WIN_HEADER = re.compile(r"^Pinging (\S+)(?: \[([^\]]+)\])? with \d+ bytes of data:\s*$")
+_WIN_PACKETS = re.compile(r"^\s*Packets: Sent = (\d+), Received = (\d+), Lost = (\d+)")
+_WIN_RTT = re.compile(r"^\s*Minimum = (\d+)ms, Maximum = (\d+)ms, Average = (\d+)ms")
+_WIN_UNREACHABLE = re.compile(r"^Reply from \S+: Destination (?:host|net) unreachable", re.I)
 
 
-def _summary_line(path: Path, text: str) -> int:
-    found = [i + 1 for i, line in enumerate(text.splitlines()) if _SUMMARY.match(line)]
-    if not found:
-        first = next((l for l in text.splitlines() if l.strip()), "")
-        raise ParseError(path, 1, "ping output with an 'N packets transmitted' summary",
-                         repr(first[:60]))
-    if len(found) > 1:
-        raise ParseError(path, found[1], "one ping run per file", f"{len(found)} summaries")
-    return found[0]
+def _lines(path: Path):
+    """(line number, text) of every line, decoded one by one so an error names its line."""
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            try:
+                yield n, raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise ParseError(path, n, "UTF-8 text", f"byte 0x{raw[exc.start]:02x} at "
+                                 f"column {exc.start + 1}") from None
+
+
+def _row(**values) -> dict:
+    row = dict.fromkeys(FORMAT.columns)
+    row.update(values)
+    return row
+
+
+def _windows(path: Path, header: tuple[int, str], lines) -> list[dict]:
+    m = _WIN_HEADER.match(header[1])
+    destination = m[1]
+    packets = rtt = None
+    unreachable = 0
+    for n, text in lines:
+        if _WIN_UNREACHABLE.match(text):
+            unreachable += 1
+        elif (p := _WIN_PACKETS.match(text)):
+            if packets is not None:
+                raise ParseError(path, n, "one ping run per file", "2 summaries")
+            packets = (n, int(p[1]), int(p[2]))
+        elif (r := _WIN_RTT.match(text)):
+            rtt = tuple(float(v) for v in r.groups())
+    if packets is None:
+        raise ParseError(path, header[0], "the 'Packets: Sent = …' summary of ping.exe",
+                         "none (the run was interrupted?)")
+    line, sent, received = packets
+    if sent == 0:
+        raise ParseError(path, line, "at least one packet transmitted", "0")
+    echo = max(received - unreachable, 0)
+    lo, hi, avg = rtt if rtt and echo else (None, None, None)
+    return [_row(destination=destination, packets_transmitted=sent, packets_received=echo,
+                 unreachable_replies=unreachable, packet_loss_fraction=(sent - echo) / sent,
+                 rtt_min_ms=lo, rtt_avg_ms=avg, rtt_max_ms=hi, source_line=line)]
 
 
 def parse(path: Path) -> list[dict]:
-    text = read_text_strict(path)
-    require_nonempty(path, text)
-    line = _summary_line(path, text)
+    path = Path(path)
+    lines = _lines(path)
+    header = None
+    for n, text in lines:
+        if text.strip():
+            header = (n, text)
+            break
+    if header is None:
+        raise ParseError(path, 1, "tool output", "an empty file")
+    if _WIN_HEADER.match(header[1]):
+        return _windows(path, header, lines)
+    summary_lines: list[str] = []
+    summaries: list[int] = []
+    in_stats = False
+    for n, text in lines:
+        if _STATS_HEADER.match(text):
+            in_stats = True
+            summary_lines.append(text)
+        elif _SUMMARY.match(text):
+            summaries.append(n)
+            summary_lines.append(text)
+            in_stats = True
+        elif in_stats and text.strip():
+            summary_lines.append(text)
+    if _SUMMARY.match(header[1]):           # a summary with no PING header before it
+        raise ParseError(path, header[0], "a 'PING <host>' header before the summary",
+                         repr(header[1][:60]))
+    if not summaries:
+        raise ParseError(path, 1, "ping output with an 'N packets transmitted' summary",
+                         repr(header[1][:60]))
+    if len(summaries) > 1:
+        raise ParseError(path, summaries[1], "one ping run per file", f"{len(summaries)} summaries")
+    line = summaries[0]
+    text = "\n".join([header[1], *summary_lines]) + "\n"
     try:
         d = jc.parse("ping", text, quiet=True)
     except Exception as exc:  # jc raises bare IndexError/ValueError on odd text
@@ -52,27 +133,32 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, line, "a 'PING <host>' header and packet counts", "none")
     if sent == 0:
         raise ParseError(path, line, "at least one packet transmitted", "0")
-    return [{
-        "destination": d["destination"],
-        "packets_transmitted": sent,
-        "packets_received": received,
-        "packet_loss_fraction": (sent - received) / sent,
-        "rtt_min_ms": d.get("round_trip_ms_min"),
-        "rtt_avg_ms": d.get("round_trip_ms_avg"),
-        "rtt_max_ms": d.get("round_trip_ms_max"),
-        "rtt_mdev_ms": d.get("round_trip_ms_stddev"),
-        "source_line": line,
-    }]
+    kind = next((m[1] for t in summary_lines if (m := _RTT_KIND.match(t))), None)
+    pipe = next((int(m[1]) for t in summary_lines if (m := _PIPE.search(t))), None)
+    # iputils prints "+N errors" only when N > 0, and is the one that ends its summary line with
+    # ", time %ldms": there a missing count is 0; busybox and BSD do not count errors (NULL)
+    iputils = bool(re.search(r", time \d+ms", text))
+    deviation = d.get("round_trip_ms_stddev")
+    return [_row(destination=d["destination"], packets_transmitted=sent,
+                 packets_received=received, errors=d.get("errors", 0 if iputils else None),
+                 packet_loss_fraction=(sent - received) / sent,
+                 rtt_min_ms=d.get("round_trip_ms_min"), rtt_avg_ms=d.get("round_trip_ms_avg"),
+                 rtt_max_ms=d.get("round_trip_ms_max"),
+                 rtt_mdev_ms=deviation if kind == "mdev" else None,
+                 rtt_stddev_ms=deviation if kind == "stddev" else None,
+                 pipe=pipe, source_line=line)]
 
 
 FORMAT = Format(
     name="ping",
     table="raw_ping",
-    version=1,
+    version=2,
     columns={"destination": "VARCHAR", "packets_transmitted": "INTEGER",
-             "packets_received": "INTEGER", "packet_loss_fraction": "DOUBLE",
-             "rtt_min_ms": "DOUBLE", "rtt_avg_ms": "DOUBLE", "rtt_max_ms": "DOUBLE",
-             "rtt_mdev_ms": "DOUBLE"},
+             "packets_received": "INTEGER", "errors": "INTEGER", "unreachable_replies": "INTEGER",
+             "packet_loss_fraction": "DOUBLE", "rtt_min_ms": "DOUBLE", "rtt_avg_ms": "DOUBLE",
+             "rtt_max_ms": "DOUBLE", "rtt_mdev_ms": "DOUBLE", "rtt_stddev_ms": "DOUBLE",
+             "pipe": "INTEGER"},
     parse=parse,
-    description="ping summary per run: counts, loss and rtt (jc 'ping' parser).",
+    description="ping summary per run: counts, loss and rtt (iputils, busybox, BSD/macOS via jc; "
+                "Windows ping.exe).",
 )

@@ -4,8 +4,10 @@
 -- step). The service's spec type (llama.cpp --spec-type: draft-mtp, draft-simple, draft-eagle3,
 -- ngram-*, none) decides when set; else a draft model setting means a draft model; else draft
 -- statistics in the log mean MTP when the GGUF has nextn layers. A speculative verify step
--- carries 1 + n_max positions and every step is taken to draft n_max tokens, so steps =
--- drafted / n_max; without speculation each step is one position and one token.
+-- carries 1 + n_max positions. Builds since 2026 log the mean accepted length per step,
+-- mean len = 1 + accepted / steps, which gives the steps directly; older logs do not, and every
+-- step is taken to draft n_max tokens (steps = drafted / n_max). Without speculation each step
+-- is one position and one token.
 with runs as (
     select * from int_deployment__journal_runs
     where decode_task is not null
@@ -23,6 +25,7 @@ moded as (
         runs.decode_tokens,
         runs.draft_accepted,
         runs.draft_generated,
+        runs.draft_mean_len,
         cfg.spec_draft_n_max,
         cfg.spec_type,
         case
@@ -39,6 +42,17 @@ moded as (
     left join cfg on cfg.campaign = runs.campaign
     left join shape on shape.campaign = runs.campaign
 ),
+stepped as (
+    select
+        *,
+        case when decoding_mode = 'none' then decode_tokens
+             when draft_mean_len > 1 then round(draft_accepted / (draft_mean_len - 1))
+             else draft_generated / spec_draft_n_max end as steps,
+        case when decoding_mode = 'none' then 'one position per step'
+             when draft_mean_len > 1 then 'mean len in the log'
+             else 'drafted / n_max' end as steps_basis
+    from moded
+),
 final as (
     select
         campaign,
@@ -46,13 +60,11 @@ final as (
         spec_type,
         spec_draft_n_max,
         case decoding_mode when 'none' then 1 else 1 + spec_draft_n_max end as verify_positions,
-        case decoding_mode when 'none' then decode_tokens
-             else draft_generated / spec_draft_n_max end as verify_steps,
-        decode_s / case decoding_mode when 'none' then decode_tokens
-                        else draft_generated / spec_draft_n_max end as verify_step_s,
-        decode_tokens / case decoding_mode when 'none' then decode_tokens
-                             else draft_generated / spec_draft_n_max end as tokens_per_step
-    from moded
+        steps as verify_steps,
+        steps_basis,
+        decode_s / steps as verify_step_s,
+        decode_tokens / steps as tokens_per_step
+    from stepped
 )
 select * from final
 order by campaign

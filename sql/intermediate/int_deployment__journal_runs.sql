@@ -39,6 +39,7 @@ decode as (
         max(journal.tokens) filter (where journal.event = 'eval') as decode_tokens,
         max(journal.accepted) filter (where journal.event = 'draft_acceptance') as draft_accepted,
         max(journal.generated) filter (where journal.event = 'draft_acceptance') as draft_generated,
+        max(journal.mean_len) filter (where journal.event = 'draft_acceptance') as draft_mean_len,
         max(journal.source_line) filter (where journal.event = 'eval') as eval_line
     from anchors
     join journal on journal.campaign = anchors.campaign and journal.task_id = anchors.decode_task
@@ -68,6 +69,7 @@ final as (
         decode.decode_tokens / decode.decode_s as decode_tokens_per_s,
         decode.draft_accepted,
         decode.draft_generated,
+        decode.draft_mean_len,
         decode.eval_line
     from prefill
     full join decode on decode.campaign = prefill.campaign

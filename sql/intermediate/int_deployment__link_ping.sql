@@ -20,13 +20,15 @@ final as (
         sum(rtt_avg_s * packets_received) filter (where rtt_avg_s is not null)
             / nullif(sum(packets_received) filter (where rtt_avg_s is not null), 0) as rtt_avg_s,
         max(rtt_max_s) as rtt_max_s,
-        sqrt(greatest(
+        -- greatest() skips NULLs: without the case a link whose pings print no deviation
+        -- (Windows ping.exe) would show a deviation of 0 instead of none
+        case when count(rtt_mdev_s) > 0 then sqrt(greatest(
             sum(packets_received * (rtt_mdev_s * rtt_mdev_s + rtt_avg_s * rtt_avg_s))
                 filter (where rtt_mdev_s is not null)
                 / nullif(sum(packets_received) filter (where rtt_mdev_s is not null), 0)
             - power(sum(rtt_avg_s * packets_received) filter (where rtt_mdev_s is not null)
                 / nullif(sum(packets_received) filter (where rtt_mdev_s is not null), 0), 2),
-            0)) as rtt_mdev_s
+            0)) end as rtt_mdev_s
     from ping
     group by campaign, link_id
 )

@@ -1,4 +1,4 @@
--- grain: one row per file of the campaign that was not ingested (or ingested without a value)
+-- grain: one row per file of the campaign that was not ingested, ingested without a value, or only partly read
 -- What a campaign page says about its own files: not listed, missing, refused, duplicate,
 -- quarantined by its parser (with the file:line reason), or a ping that got no reply.
 with files as (
@@ -27,10 +27,25 @@ no_reply as (
     from raw_ping as p
     where p.packets_received = 0
 ),
+blob_lines as (
+    -- journalctl printed "[123B blob data]" for a message that was not printable (a llama.cpp
+    -- progress line starting with \r, builds before Dec 2024): its bytes are not in the export
+    select
+        j.campaign,
+        j.source_file,
+        'partly read' as status,
+        count(*) || ' line(s) journald exported as blob data without their bytes (first at line '
+            || min(j.source_line) || '); export with `journalctl -o json` to keep them' as detail
+    from raw_journal as j
+    where j.event = 'unreadable'
+    group by all
+),
 final as (
     select * from not_used
     union all
     select * from no_reply
+    union all
+    select * from blob_lines
 )
 select * from final
 order by campaign, source_file

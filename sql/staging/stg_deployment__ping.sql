@@ -18,7 +18,9 @@ final as (
         source.rtt_min_ms / 1000 as rtt_min_s,
         source.rtt_avg_ms / 1000 as rtt_avg_s,
         source.rtt_max_ms / 1000 as rtt_max_s,
-        source.rtt_mdev_ms / 1000 as rtt_mdev_s
+        -- iputils' mdev and BSD's stddev are the same population deviation of the replies'
+        -- times (sqrt(mean(t^2) - mean(t)^2)); the raw table keeps each under its own name
+        coalesce(source.rtt_mdev_ms, source.rtt_stddev_ms) / 1000 as rtt_mdev_s
     from source
     join files on files.source_file = source.source_file
     join raw_campaigns as c on c.campaign = source.campaign

@@ -20,7 +20,10 @@ renamed as (
         context->>'setting' as setting_id,
         cast(context->>'tc_delay_ms' as double) / 1000 as tc_delay_s,
         cast(context->>'tc_rate_gbit' as double) * 1e9 as tc_rate_bits_per_s,
-        context->>'tc_command' as tc_command
+        context->>'tc_command' as tc_command,
+        -- the collector's `<tool> --version` line, e.g. "ethtool version 6.11"
+        context->>'tool_version' as tool_version,
+        regexp_extract(context->>'tool_version', '(\d+\.\d+)', 1) as tool_release
     from source
 )
 select * from renamed

@@ -1,0 +1,33 @@
+-- grain: one row per campaign and file in which NCCL said what it used (NCCL_DEBUG=INFO)
+-- The interface and transport NCCL reported, from an nccl-tests log with INFO lines or a debug
+-- log kept on its own, beside the interface the campaign names for that file (its context
+-- `interface`, else NCCL_SOCKET_IFNAME in the manifest's params.env). A NULL is a fact NCCL did
+-- not print, not a default.
+with reported as (
+    select distinct campaign, source_file, nccl_version, net_plugin, net_interface,
+           bootstrap_interface, channel_transport
+    from raw_nccl_tests
+    where coalesce(nccl_version, net_interface, bootstrap_interface, channel_transport) is not null
+    union all
+    select campaign, source_file, nccl_version, net_plugin, net_interface, bootstrap_interface,
+           channel_transport
+    from raw_nccl_debug
+),
+files as (
+    select source_file, context from raw_files
+),
+campaigns as (
+    select campaign, params from raw_campaigns
+),
+final as (
+    select
+        reported.*,
+        [reported.source_file] as source_files,
+        coalesce(files.context->>'interface', campaigns.params->'env'->>'NCCL_SOCKET_IFNAME')
+            as expected_interface
+    from reported
+    left join files on files.source_file = reported.source_file
+    left join campaigns on campaigns.campaign = reported.campaign
+)
+select * from final
+order by campaign, source_file

@@ -1,0 +1,32 @@
+-- grain: one row per campaign and iperf3 UDP run (one file)
+-- A UDP run measures loss and jitter at the rate iperf3 was told to send (-u -b): it says how
+-- a link behaves under that load, never what the link can carry, so no throughput figure reads
+-- it. Since iperf3 3.11 the receiver's figures are in end.sum_received; before, only end.sum
+-- was written (received_bytes NULL: not measured).
+with source as (
+    select * from raw_iperf3
+    where protocol = 'UDP'
+),
+files as (
+    select * from stg_raw__file_context
+),
+final as (
+    select
+        source.campaign,
+        source.source_file,
+        [source.source_file] as source_files,
+        coalesce(files.sender, files.host, source.local_host) as sender,
+        coalesce(files.receiver, source.remote_host) as receiver,
+        source.version as iperf3_version,
+        source.duration_s,
+        source.sent_bits_per_s,
+        source.received_bits_per_s,
+        source.jitter_ms / 1000 as jitter_s,
+        source.lost_packets,
+        source.packets,
+        source.lost_percent / 100 as lost_fraction
+    from source
+    left join files on files.source_file = source.source_file
+)
+select * from final
+order by campaign, source_file
