@@ -3,8 +3,11 @@ PY      ?= $(shell command -v python3.11 || command -v python3)
 VENV    := .venv
 BIN     := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
+# dg and dagster run from the project's virtual environment, as if it were activated.
+export VIRTUAL_ENV := $(CURDIR)/$(VENV)
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: install tools docs test check dev serve clean
+.PHONY: install tools docs test check defs-check dev launch serve clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,9 +17,9 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+$(DAGSTER_HOME)/dagster.yaml: config/dagster.yaml
 	mkdir -p $(DAGSTER_HOME)
-	cp dagster.yaml $@
+	cp config/dagster.yaml $@
 
 # Ingest raw_data/, build every SQL model, render docs/ and build site/ (mkdocs --strict).
 # Exit status of the build: 0 all published, 3 some campaigns withheld (printed with their
@@ -32,17 +35,30 @@ tools: install
 	 else echo "not root: not installing lab tools; tests that need them will say so"; fi
 	sh scripts/install_browser.sh $(BIN)/python
 
-# The whole test suite (includes the end-to-end build and the docs-staleness check).
-test: install tools
+# The whole test suite (includes the end-to-end build and the docs-staleness check), after
+# `dg check defs` has loaded the code location the way `dg dev` does.
+test: install tools defs-check
 	$(BIN)/python -m pytest
+
+# Loads every definition (assets, checks, schedule, sensor, resources) as dg does.
+defs-check: install $(DAGSTER_HOME)/dagster.yaml
+	dg check defs
 
 # Fails, naming the files, when the committed docs/ differ from a fresh build.
 check: install
 	$(BIN)/python -m pipeline.freshness
 
 # The Dagster UI: asset graph, checks, the nightly schedule and the raw_data sensor.
+# DEV_ARGS: more `dg dev` options, e.g. DEV_ARGS="-p 3001". Stopping make (Ctrl-C, SIGTERM,
+# a killed make) stops the webserver, the daemon and the code servers with it.
 dev: install $(DAGSTER_HOME)/dagster.yaml
-	$(BIN)/dagster dev
+	exec $(BIN)/python -m pipeline.dev $(DEV_ARGS)
+
+# One run of the rebuild job through dg, recorded in DAGSTER_HOME (seen in `make dev`); the
+# campaign partitions are registered first. CAMPAIGN=<name> rebuilds that campaign only and
+# everything downstream of it.
+launch: install $(DAGSTER_HOME)/dagster.yaml
+	args="$$($(BIN)/python -m pipeline.launch_args $(CAMPAIGN))" && dg launch --job rebuild_everything $$args
 
 serve: docs
 	$(BIN)/mkdocs serve

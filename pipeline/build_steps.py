@@ -24,7 +24,8 @@ from .scopes import CAMPAIGN_MANIFEST_TABLES, Plan, plan
 from .store import RawStore
 
 META_TABLES = ("meta_models", "meta_columns", "meta_check_results", "meta_declared_files",
-               "meta_page_sources", "meta_campaign_status", "meta_rejected_paths")
+               "meta_page_sources", "meta_campaign_status", "meta_rejected_paths",
+               "meta_build_inputs")
 
 
 @dataclass

@@ -9,7 +9,9 @@
 - ``meta_declared_files``: each declared-parameter CSV and campaign manifest with size, sha256
   and rows;
 - ``meta_page_sources``: for every page, the raw files behind each table it shows;
-- ``meta_rejected_paths``: what under an area folder cannot be a campaign (never read).
+- ``meta_rejected_paths``: what under an area folder cannot be a campaign (never read);
+- ``meta_build_inputs``: the content digest of every campaign folder (as its last scan saw it)
+  and of ``raw_data/reference/`` that this build covered: the raw_data sensor's memory.
 """
 from __future__ import annotations
 
@@ -131,12 +133,27 @@ def write_rejected(con, project) -> None:
                   {"source_file": "VARCHAR", "status": "VARCHAR", "reason": "VARCHAR"})
 
 
+BUILD_INPUT_COLUMNS = {"folder": "VARCHAR", "campaign": "VARCHAR", "content_sha256": "VARCHAR"}
+REFERENCE_FOLDER = "reference"
+
+
+def write_build_inputs(con, project) -> None:
+    from .ingest.digest import folder_digest
+    rows = [{"folder": f"{area}/{c}", "campaign": c, "content_sha256": d}
+            for c, area, d in con.execute(
+                f"select campaign, area, content_sha256 from {q(EVERY)}.raw_campaigns").fetchall()]
+    rows.append({"folder": REFERENCE_FOLDER, "campaign": None,
+                 "content_sha256": folder_digest(project.reference)})
+    _insert_frame(con, "meta_build_inputs", pd.DataFrame(rows), BUILD_INPUT_COLUMNS)
+
+
 def write_catalog(con, layout, pages, shared_results: list[dict], statuses) -> dict:
     project = layout.project
     write_models(con, layout)
     write_rejected(con, project)
     write_checks_and_status(con, shared_results)
     write_declared_files(con, project)
+    write_build_inputs(con, project)
     frame = page_sources(con, project, layout, pages, statuses)
     _insert_frame(con, "meta_page_sources", frame,
                   {c: "VARCHAR" for c in ["page", "page_title", "mart", "source_file", "sha256", "kind"]})

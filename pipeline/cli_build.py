@@ -4,7 +4,11 @@ Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), t
 asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
 were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
 was held; the reason is printed). ``--no-site`` skips the mkdocs site. With ``DAGSTER_HOME``
-set, the run is recorded in that instance, so ``dagster dev`` shows it.
+set, the run is recorded in that instance, so ``dg dev`` shows it.
+
+Output (stderr): one line per phase and a closing summary that names every quarantined file,
+failed check and withheld campaign (pipeline/build_report.py). ``V=1`` in the environment (or
+``--verbose``) shows Dagster's full event log as the build runs.
 """
 from __future__ import annotations
 
@@ -62,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     recover(project)        # finish a publication a killed build left half done
     try:
+        verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
-                        instance=_instance())
+                        instance=_instance(), log_level="DEBUG" if verbose else "CRITICAL")
     except KeyboardInterrupt:
         _leftovers(project)
         print(f"build of {project.root} interrupted; docs/ and site/ are as they were",
@@ -78,11 +83,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
               file=sys.stderr)
         return 1
-    for campaign, reasons in outcome.withheld.items():
-        print(f"withheld campaign {campaign}:", file=sys.stderr)
-        for r in reasons:
-            print(f"  - {r['subject']}: {r['detail']}", file=sys.stderr)
+    for line in _report(project, outcome):
+        print(line, file=sys.stderr)
     return outcome.exit_code
+
+
+def _report(project: Project, outcome) -> list[str]:
+    import duckdb
+
+    from .build_report import report
+    from .build_steps import Layout
+    con = duckdb.connect(str(project.warehouse), read_only=True)
+    try:
+        r = report(outcome.result, con, Layout(project), outcome.campaigns)
+    finally:
+        con.close()
+    r.withheld = outcome.withheld
+    return r.lines()
 
 
 if __name__ == "__main__":

@@ -1,26 +1,28 @@
-"""The Dagster code location: every asset discovered from the project tree."""
+"""The Dagster code location (``dg dev``, ``dg launch``, ``dg check defs``).
+
+A ``dg`` project (``[tool.dg]`` in pyproject.toml): the definitions are autoloaded from the
+``pipeline/defs`` package, whose modules each give their part for the tree at
+``INTERCONNECT_ROOT`` (default: this checkout): raw layer, SQL models and checks, pages, the
+resources, and the schedule and sensor. Parsers, models, renderers, charts and collectors are
+plain libraries beside it in ``pipeline/``.
+"""
 from __future__ import annotations
 
-from dagster import Definitions, in_process_executor
+from pathlib import Path
 
-from .build_steps import Layout
-from .defs.automation import nightly_rebuild, raw_data_changed, rebuild_job
-from .defs.docs import doc_assets
-from .defs.raw import raw_assets
-from .defs.resources import Warehouse
-from .defs.sql import sql_assets
+from dagster import Definitions, definitions, load_from_defs_folder
+
+from .assembly import definitions_for
 from .project import Project
+
+__all__ = ["build_definitions", "defs"]
 
 
 def build_definitions(project: Project) -> Definitions:
-    layout = Layout(project)
-    raw, tables = raw_assets(layout)
-    models, tables = sql_assets(layout, tables)
-    docs = doc_assets(layout, tables)
-    return Definitions(
-        assets=[*raw, *models, *docs], jobs=[rebuild_job], schedules=[nightly_rebuild],
-        sensors=[raw_data_changed], resources={"warehouse": Warehouse.for_project(project)},
-        executor=in_process_executor)
+    """The same definitions for the tree of ``project`` (``make docs``, tests on copies)."""
+    return definitions_for(project)
 
 
-defs = build_definitions(Project.from_env())
+@definitions
+def defs() -> Definitions:
+    return load_from_defs_folder(path_within_project=Path(__file__).parent)

@@ -49,6 +49,7 @@ class Page:
     marts: tuple[str, ...]
     per_campaign: str | None = None
     path: str | None = None
+    purpose: str = ""          # the front matter's ``purpose:``: what the page is for, in words
 
     @property
     def name(self) -> str:
@@ -93,7 +94,8 @@ def discover_pages(templates: Path) -> list[Page]:
         if kind is not None and kind not in KINDS:
             raise PageError(f"{path}: per_campaign must be one of {', '.join(KINDS)}, found {kind!r}")
         pages.append(Page(path, str(meta.get("title", path.name)),
-                          tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path")))
+                          tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path"),
+                          str(meta.get("purpose") or "").strip()))
     return pages
 
 

@@ -14,12 +14,11 @@ files, a shared page only the published campaigns'.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from . import models
+from .hashing import file_sha
 from .ingest import discover_formats
 from .ingest.reference import table_name as ref_table_name
 
@@ -57,20 +56,6 @@ class Lineage:
 def _columns(con, table: str) -> list[str]:
     cur = con.execute(f'select * from "{table}" limit 0')
     return [d[0] for d in cur.description]
-
-
-@lru_cache(maxsize=4096)
-def _file_sha(path: str, mtime_ns: int, size: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def file_sha(path: Path) -> str:
-    st = path.stat()
-    return _file_sha(str(path), st.st_mtime_ns, st.st_size)
 
 
 def _reference_sources(leaves: set[str], raw_data: Path) -> dict[str, Source]:

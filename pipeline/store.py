@@ -32,6 +32,8 @@ CAMPAIGN_COLUMNS = {
     "campaign": "VARCHAR", "area": "VARCHAR", "kind": "VARCHAR", "title": "VARCHAR",
     "date": "DATE", "provenance": "VARCHAR", "hosts": "JSON", "links": "JSON", "params": "JSON",
     "manifest_file": "VARCHAR", "manifest_status": "VARCHAR", "manifest_problem": "VARCHAR",
+    # the folder's content digest when it was scanned (pipeline/ingest/digest.py)
+    "content_sha256": "VARCHAR",
 }
 FILE_COLUMNS = {
     "source_file": "VARCHAR", "campaign": "VARCHAR", "format": "VARCHAR",

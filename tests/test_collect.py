@@ -87,6 +87,10 @@ def test_gguf_copy_is_small_and_reads_like_the_original(tmp_path):
     r = collect("gguf", model, "--campaign-dir", tmp_path / "c1", "--host", "srv")
     assert r.returncode == 0, r.stderr
     copy = tmp_path / "c1/gguf/m.gguf"
+    # it says what it wrote and where
+    assert r.stdout.splitlines() == [
+        f"wrote {copy} (gguf, {copy.stat().st_size:,} bytes)",
+        f"manifest {tmp_path / 'c1/manifest.yaml'}: 1 file(s) listed"]
     # Two tensors of 256*64 float32 = 2 * 65,536 bytes of data are gone.
     assert model.stat().st_size - copy.stat().st_size > 2 * 65536 - 1024
     rows_orig, rows_copy = parse(model), parse(copy)

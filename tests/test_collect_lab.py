@@ -38,6 +38,9 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
+CAPTURED = {}
+
+
 @pytest.fixture(scope="module")
 def con(tmp_path_factory):
     why = lab.missing_prerequisites()
@@ -48,8 +51,8 @@ def con(tmp_path_factory):
     if missing:
         _unavailable(f"parsers not written yet: {missing}")
     root = tmp_path_factory.mktemp("lab")
-    lab.capture(root / "raw_data" / "deployments" / "lab-test", RATE_MBIT, SECONDS, PINGS,
-                date="2026-01-01")
+    CAPTURED["folder"] = root / "raw_data" / "deployments" / "lab-test"
+    lab.capture(CAPTURED["folder"], RATE_MBIT, SECONDS, PINGS, date="2026-01-01")
     layout = Layout(Project(root))
     db = duckdb.connect()
     raw_views(db, layout, ingest_tree(layout))
@@ -145,3 +148,11 @@ def test_ping_replies_all_came_back(con):
     row = con.execute("""select packets_transmitted, packets_received, packet_loss_fraction
                          from raw_ping""").fetchall()
     assert row == [(PINGS, PINGS, 0.0)]
+
+
+def test_lab_writes_the_campaign_readme(con):
+    readme = (CAPTURED["folder"] / "README.md").read_text()
+    assert readme.startswith("# lab-test — *captured*")
+    # the shaped rate of this run: RATE_MBIT x 10^6 bit/s, and the command that made it
+    assert f"shaped rate {RATE_MBIT * 1_000_000:,} bit/s" in readme
+    assert f"--rate-mbit {RATE_MBIT} -t {SECONDS} --ping-count {PINGS}" in readme

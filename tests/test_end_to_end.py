@@ -122,3 +122,14 @@ def test_nothing_quarantined_in_committed_data(built):
     con = duckdb.connect(str(built.root / ".warehouse/test.duckdb"), read_only=True)
     bad = con.execute("select source_file, reason from ingest_registry where status <> 'ok'").fetchall()
     assert bad == []
+
+
+def test_the_build_records_the_digests_it_covered(built):
+    # the raw_data sensor compares the tree with these (tests/test_raw_data_sensor.py)
+    from conftest import warehouse
+    from pipeline.defs.raw_data_sensor import tree_digests
+    con = warehouse(built)
+    recorded = dict(con.execute("select folder, content_sha256 from meta_build_inputs").fetchall())
+    assert recorded == tree_digests(built)
+    assert set(recorded) == {"deployments/lab-veth-tbf", "deployments/qwen38-27b-pp",
+                             "p2p/aws-p3-tc", "p2p/swan-10-regions", "reference"}

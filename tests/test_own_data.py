@@ -114,6 +114,21 @@ def test_exit_code_3_names_the_withheld_campaign(own):
     assert proc.stderr.count("withheld campaign") == 1
 
 
+def test_build_output_is_a_phase_list_and_a_summary(own):
+    _, proc = own
+    lines = proc.stderr.splitlines()
+    # one line per phase, in order, and no Dagster event log
+    phases = [l.split(":")[0] for l in lines if not l.startswith(" ")]
+    assert phases[:6] == ["raw files", "models", "checks", "pages", "docs/", "not ingested (1)"], lines
+    assert not any("DEBUG" in l or "dagster - " in l for l in lines)
+    # 4 shipped + 5 added campaigns, one of them withheld
+    assert "in 9 campaign(s)" in lines[0]
+    # the deleted ping is named with its status
+    assert "  - deployments/qwen38-noping/ping/server-to-claw-gbe25.txt (missing): " in \
+        "\n".join(lines)
+    assert lines[-1] == "done: published 8 campaign(s); withheld 1: qwen38-withheld; quarantined none"
+
+
 @pytest.mark.parametrize("slug", ["deployments/qwen38-27b-pp", "deployments/lab-veth-tbf",
                                   "p2p/aws-p3-tc", "p2p/swan-10-regions"])
 def test_shipped_campaign_pages_are_unchanged(own, built, slug):

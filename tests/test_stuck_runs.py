@@ -52,7 +52,7 @@ def tree(tmp_path):
                 shutil.rmtree(folder)
     home = tmp_path / "home"
     home.mkdir()
-    shutil.copy(REPO / "dagster.yaml", home / "dagster.yaml")
+    shutil.copy(REPO / "config" / "dagster.yaml", home / "dagster.yaml")
     return root, home
 
 
@@ -61,7 +61,7 @@ def test_a_killed_build_does_not_block_the_sensor(tree, tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_FAULT")}
     env.update(DAGSTER_HOME=str(home), INTERCONNECT_ROOT=str(root),
-               INTERCONNECT_SENSOR_INTERVAL="5")
+               INTERCONNECT_SENSOR_INTERVAL="5", INTERCONNECT_SENSOR_SETTLE="0")
     build = subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--no-site"], cwd=REPO,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     run_id = _wait(lambda: next((r for r, s, _ in _runs(home) if s == DagsterRunStatus.STARTED), None),

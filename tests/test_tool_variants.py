@@ -174,14 +174,19 @@ def _mixed_p2p(root: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def mixed(tmp_path_factory):
+def mixed_build(tmp_path_factory):
     root = tmp_path_factory.mktemp("mixed")
     copy_tree(REPO, root)
     _mixed_deploy(root)
     _mixed_p2p(root)
     proc = run_cli_build(root, "--no-site")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return root
+    return root, proc
+
+
+@pytest.fixture(scope="module")
+def mixed(mixed_build):
+    return mixed_build[0]
 
 
 def _page(root: Path, slug: str) -> str:
@@ -279,3 +284,15 @@ def test_what_nccl_used_and_the_interface_check(mixed):
     quality = _page(mixed, "data-quality")
     assert "assert_nccl_interface_matches_manifest" in quality
     assert "p2p/mixed-p2p/nccl/debug-wg0.log" in quality
+
+
+def test_the_build_names_each_quarantined_file(mixed_build):
+    _, proc = mixed_build
+    out = proc.stderr
+    assert "raw files: " in out and ", 3 quarantined," in out
+    listing = out.split("quarantined (3), each named on Data quality:")[1].split("\n", 4)[:4]
+    assert [l.split(":")[0].strip("- ") for l in listing[1:4]] == [
+        "deployments/mixed-deploy/ethtool/cut.json", "deployments/mixed-deploy/iperf3/stream-error.json",
+        "deployments/mixed-deploy/journal/short.log"]
+    assert "failed checks (1):\n  - assert_nccl_interface_matches_manifest [mixed-p2p]" in out
+    assert out.rstrip().endswith("quarantined 3 file(s)")

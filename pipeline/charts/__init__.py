@@ -20,6 +20,7 @@ class Chart:
     file: str                     # relative to the page's folder, e.g. "delay-matrix.svg"
     marts: list                   # tables the chart reads
     render: Callable              # render(con) -> str (SVG text)
+    what: str = ""                # what it shows, in words (the page asset's description)
 
     def path(self, slug: str) -> str:
         return f"{slug}/{self.file}"

@@ -177,11 +177,15 @@ def time_vs_cap(con) -> str:
 
 CHARTS = [
     Chart(name="p2p_delay_matrix", page="p2p", file="delay-matrix.svg",
-          marts=["fct_p2p_region_matrix"], render=delay_matrix),
+          marts=["fct_p2p_region_matrix"], render=delay_matrix,
+          what="ping delay between every pair of regions"),
     Chart(name="p2p_bandwidth_matrix", page="p2p", file="bandwidth-matrix.svg",
-          marts=["fct_p2p_region_matrix"], render=bandwidth_matrix),
+          marts=["fct_p2p_region_matrix"], render=bandwidth_matrix,
+          what="NCCL bandwidth between every pair of regions"),
     Chart(name="p2p_tc_time_vs_delay", page="p2p", file="tc-time-vs-delay.svg",
-          marts=["fct_p2p_tc_times", "fct_p2p_network_cost"], render=time_vs_delay),
+          marts=["fct_p2p_tc_times", "fct_p2p_network_cost"], render=time_vs_delay,
+          what="transfer time against the tc delay, per backend and size"),
     Chart(name="p2p_tc_time_vs_cap", page="p2p", file="tc-time-vs-cap.svg",
-          marts=["fct_p2p_tc_times"], render=time_vs_cap),
+          marts=["fct_p2p_tc_times"], render=time_vs_cap,
+          what="transfer time against the tc rate cap, per backend and size"),
 ]

@@ -129,8 +129,9 @@ def check(camp: Campaign) -> None:
     _merge(_read_manifest(camp.folder / MANIFEST), camp, [])
 
 
-def commit(camp: Campaign, outputs: list[Output]) -> list[Path]:
-    """Write every output, then merge their entries into manifest.yaml."""
+def commit(camp: Campaign, outputs: list[Output], quiet: bool = False) -> list[Path]:
+    """Write every output, then merge their entries into manifest.yaml; say what was written
+    (one line per file, then the manifest) unless ``quiet``."""
     camp.folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with _locked(camp.folder):
@@ -154,4 +155,9 @@ def commit(camp: Campaign, outputs: list[Output]) -> list[Path]:
             raise
         text = yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=100)
         atomic_write(manifest, lambda fh: fh.write(text.encode("utf-8")))
+    if not quiet:
+        for out, path in zip(outputs, written):
+            print(f"wrote {path} ({out.format}, {path.stat().st_size:,} bytes)")
+        print(f"manifest {manifest}: "
+              f"{len(merged.get('files') or [])} file(s) listed")
     return written

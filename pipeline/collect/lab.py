@@ -114,6 +114,10 @@ def _run(argv: list[str]) -> None:
     if r.returncode != 0:
         raise CollectError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else
                            f"{' '.join(argv)} exited {r.returncode}")
+    # what each collector wrote, said once; the manifest lines are summed up at the end
+    for line in r.stdout.splitlines():
+        if line.startswith("wrote ") and "manifest.yaml" not in line:
+            print(line)
 
 
 def _wait_listen(ns: str, port: int, timeout: float = 10.0) -> None:
@@ -173,7 +177,7 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
         for ns, side in ((lab.ns_a, server_side), (lab.ns_b, ["--host", CLIENT, "--role", "worker"])):
             samplers.append(subprocess.Popen(
                 _collect(ns, "netdev", *common, *side, "--rate", f"{netdev_hz:g}"),
-                env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+                env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         for proc in samplers:
             _wait_ready(proc)
         _run(_collect(lab.ns_b, "ping", *common, *client_side, "--target", SERVER_ADDR,
@@ -184,9 +188,12 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
         for proc in samplers:
             proc.send_signal(signal.SIGTERM)
         for proc in samplers:
-            _, err = proc.communicate(timeout=60)
+            out, err = proc.communicate(timeout=60)
             if proc.returncode != 0:
                 raise CollectError(f"netdev sampler failed: {err.decode(errors='replace').strip()}")
+            for line in out.decode(errors="replace").splitlines():
+                if line.startswith("wrote ") and "manifest.yaml" not in line:
+                    print(line)
         samplers = []
         # What the tools cannot know: how the link was made.
         setup = " ".join(lab.qdisc)
@@ -197,7 +204,8 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
                                   f"{lab.ns_a}) <-> {lab.if_b} ({CLIENT_ADDR}/{PREFIX_LEN}, netns "
                                   f"{lab.ns_b}); both ends: tc qdisc add root {setup}"),
                     "iperf3_server": f"ip netns exec {lab.ns_a} iperf3 -s -B {SERVER_ADDR} -p {PORT}",
-                    "captured_by": "python -m pipeline.collect lab"}), [])
+                    "captured_by": "python -m pipeline.collect lab"}), [], quiet=True)
+        write_readme(Path(folder), lab, seconds, ping_count, netdev_hz)
     finally:
         for proc in samplers:
             proc.kill()
@@ -207,6 +215,61 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
             server.wait()
         down(lab)
     return lab
+
+
+README = """# {name} — *captured*
+
+Real output of real tools, captured on one machine by `python -m pipeline.collect lab` (the
+project's own collectors, `pipeline/collect/`): nothing here is reconstructed or edited by hand,
+and `manifest.yaml` was written by the collectors as they ran.
+
+## The link
+
+Two Linux network namespaces joined by a veth pair, both ends shaped with the token-bucket
+filter:
+
+| end | namespace | interface | address | host in the manifest | role |
+| --- | --- | --- | --- | --- | --- |
+| iperf3 server | `{ns_a}` | `{if_a}` | {server}/{plen} | `{server_host}` | head |
+| iperf3 client | `{ns_b}` | `{if_b}` | {client}/{plen} | `{client_host}` | worker |
+
+```
+tc qdisc add dev <veth end> root {qdisc}    # on both ends
+```
+
+Link id `{link}`, shaped rate {rate:,} bit/s. Only the lab's own addresses were targeted; the
+namespaces were deleted afterwards.
+
+## How it was made
+
+```
+python -m pipeline.collect lab --campaign-dir {folder} --rate-mbit {rate_mbit} -t {seconds} --ping-count {pings} --netdev-rate {hz:g}
+```
+
+ethtool on both ends, the `/proc/net/dev` sampler in both namespaces for the whole run, ping
+and iperf3 (both directions) from the client. The kernel, tool versions and command lines are
+in each file's `context` in `manifest.yaml`.
+"""
+
+
+def write_readme(folder: Path, lab: Lab, seconds: int, pings: int, hz: float) -> Path | None:
+    """The campaign's README.md (raw_data/README.md: every campaign has one), unless one is
+    there already (a hand-written one is kept)."""
+    path = folder / "README.md"
+    if path.exists():
+        print(f"kept {path} (already there)")
+        return None
+    text = README.format(
+        name=folder.resolve().name, ns_a=lab.ns_a, ns_b=lab.ns_b, if_a=lab.if_a, if_b=lab.if_b,
+        server=SERVER_ADDR, client=CLIENT_ADDR, plen=PREFIX_LEN, server_host=SERVER,
+        client_host=CLIENT, qdisc=" ".join(lab.qdisc), link=lab.link,
+        rate=lab.rate_mbit * 1_000_000, rate_mbit=lab.rate_mbit, folder=folder, seconds=seconds,
+        pings=pings, hz=hz)
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    print(f"wrote {path} (the campaign's README)")
+    return path
 
 
 def add_parser(sub) -> None:
@@ -226,4 +289,9 @@ def add_parser(sub) -> None:
 def main(args: argparse.Namespace) -> int:
     capture(args.campaign_dir, args.rate_mbit, args.time, args.ping_count, args.netdev_rate,
             prefix=args.prefix, date=args.date)
+    import yaml
+    manifest = args.campaign_dir / "manifest.yaml"
+    listed = yaml.safe_load(manifest.read_text()).get("files") or []
+    print(f"campaign {args.campaign_dir}: {len(listed)} file(s) listed in {manifest}; "
+          f"build it with `make docs`")
     return 0

@@ -116,5 +116,5 @@ def main(args: argparse.Namespace) -> int:
     path = f"journal/{args.host}-{program}.log"
     commit(camp, [Output(path, "journal", ctx, data=data)])
     n = data.count(b"\n")
-    print(f"wrote {camp.folder / path} ({n} lines from {program}, pid {pid}, exit code {code})")
+    print(f"{program}: {n} lines kept (pid {pid}, exit code {code})")
     return 0

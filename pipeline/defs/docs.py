@@ -11,8 +11,10 @@ import json
 import shutil
 import os
 
-from dagster import AssetExecutionContext, MaterializeResult, asset
+from dagster import (AssetExecutionContext, Definitions, MaterializeResult, MetadataValue, asset,
+                     definitions)
 
+from ..project import Project
 from .. import pages as pages_mod
 from ..build_steps import Layout
 from ..charts import Chart, discover_charts
@@ -110,14 +112,18 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
     marts = sorted({*page.marts, *(m for c in charts for m in c.marts)})
     deps = sorted({key for t in marts for key in tables[t]})
     where = f"docs/{page.slug('{campaign}') if page.per_campaign else page.slug()}.md"
-    description = (f"Writes {where} from templates/{page.template.name}"
-                   + (f", its charts ({', '.join(c.file for c in charts)})" if charts else "")
+    description = (f"The {page.title} page{' of each campaign' if page.per_campaign else ''}"
+                   + (f": {page.purpose}" if page.purpose else ".")
+                   + f" Writes {where} from templates/{page.template.name}"
+                   + (f", its charts ({'; '.join(f'{c.file}: {c.what}' if c.what else c.file for c in charts)})"
+                      if charts else "")
                    + " and a CSV of every table it shows.")
 
     if page.per_campaign is None:
         @asset(name=page.asset_name, group_name=GROUP_DOCS, kinds={"jinja", "markdown"},
                deps=deps, owners=OWNERS, description=description,
-               metadata={"writes": where, "template": f"templates/{page.template.name}"})
+               metadata={"writes": MetadataValue.path(where),
+                         "template": MetadataValue.path(f"templates/{page.template.name}")})
         def _render(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
             staged = staging_dir(warehouse.project, context.run.run_id)
             with warehouse.connect() as con:
@@ -129,7 +135,8 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
 
     @asset(name=page.asset_name, group_name=GROUP_DOCS, kinds={"jinja", "markdown"}, deps=deps,
            partitions_def=CAMPAIGNS, owners=OWNERS, description=description,
-           metadata={"writes": where, "template": f"templates/{page.template.name}"})
+           metadata={"writes": MetadataValue.path(where),
+                         "template": MetadataValue.path(f"templates/{page.template.name}")})
     def _render_campaigns(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
         staged = staging_dir(warehouse.project, context.run.run_id)
         written, withheld = [], []
@@ -220,3 +227,11 @@ def doc_assets(layout: Layout, tables: dict[str, list[str]]):
     assets.append(docs_asset(keys, found))
     assets.append(site_asset())
     return assets
+
+
+@definitions
+def defs() -> Definitions:
+    """The pages, docs/ and the site of the code location's tree (autoloaded by ``dg``)."""
+    from ..assembly import loaded_graph
+    graph = loaded_graph(str(Project.from_env().root))
+    return Definitions(assets=graph.docs)

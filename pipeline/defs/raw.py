@@ -1,8 +1,10 @@
 """Dagster assets of the raw layer: each campaign's manifest, one asset per raw format (both
 partitioned by campaign), and the declared-parameter CSVs."""
 
-from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, asset, multi_asset
+from dagster import (AssetExecutionContext, AssetSpec, Definitions, MaterializeResult, asset,
+                     definitions, multi_asset)
 
+from ..project import Project
 from ..build_steps import Layout, ingest, load_references, scan
 from ..ingest.base import Format
 from .partitions import CAMPAIGNS, run_campaigns
@@ -98,3 +100,11 @@ def raw_assets(layout: Layout) -> tuple[list, dict[str, list[str]]]:
     for name in layout.reference_tables:
         tables[name] = [name]
     return assets, tables
+
+
+@definitions
+def defs() -> Definitions:
+    """The raw layer of the code location's tree (autoloaded by ``dg``)."""
+    from ..assembly import loaded_graph
+    graph = loaded_graph(str(Project.from_env().root))
+    return Definitions(assets=graph.raw)

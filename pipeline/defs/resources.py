@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 import duckdb
-from dagster import ConfigurableResource
+from dagster import ConfigurableResource, Definitions, definitions
 
 from ..build_steps import Layout
 from ..lock import writer_lock
@@ -47,3 +47,10 @@ class Warehouse(ConfigurableResource):
     @classmethod
     def for_project(cls, project: Project) -> "Warehouse":
         return cls(root=str(project.root), db_path=str(project.warehouse))
+
+
+@definitions
+def defs() -> Definitions:
+    """The warehouse of the code location's tree and the in-process executor (autoloaded)."""
+    from ..assembly import resources_for
+    return resources_for(Project.from_env())

@@ -10,8 +10,10 @@ sense: Dagster would skip every page downstream, the notice included.
 """
 
 from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
-                     AssetSpec, MaterializeResult, multi_asset)
+                     AssetSpec, Definitions, MaterializeResult, MetadataValue, definitions,
+                     multi_asset)
 
+from ..project import Project
 from .. import pages as pages_mod
 from ..build_steps import (META_TABLES, Layout, build_campaigns, build_reference_models,
                            build_shared, join_campaigns, run_tests, statuses)
@@ -27,14 +29,18 @@ META_DESCRIPTIONS = {
     "meta_declared_files": "Declared-parameter CSVs and campaign manifests with size, sha256 and rows.",
     "meta_page_sources": "For every page, the raw files behind each table it shows.",
     "meta_campaign_status": "Every campaign: published, or withheld with the reasons.",
+    "meta_build_inputs": "The content digest of each campaign folder and of raw_data/reference/ "
+                         "this build covered; the raw_data sensor compares the tree with it.",
     "meta_rejected_paths": "Entries under raw_data/deployments and raw_data/p2p that cannot be "
                            "campaigns (symbolic links, bad names, stray files), never read.",
 }
 
 
 def _description(model) -> str:
-    text = model.grain or model.name
-    return text + ("\n\n" + model.description if model.description else "")
+    """What the model is (its description comment) and its grain (one row per …)."""
+    grain = f"Grain: {model.grain}." if model.grain else ""
+    return (model.description + ("\n\n" + grain if grain else "")) if model.description else \
+        (grain or model.name)
 
 
 def _spec(model, tables, internal: set[str], group: str) -> AssetSpec:
@@ -53,7 +59,10 @@ def _check_specs(tests, asset_names: list[str], order: list[str]) -> list[AssetC
             continue
         target = max(readers, key=order.index)
         note = (" A failure withholds the campaign." if test.blocking else "")
-        specs.append(AssetCheckSpec(test.name, asset=target, description=test.check_sentence + note))
+        # checks take no owners in Dagster: the owner is in the metadata, beside the SQL file
+        specs.append(AssetCheckSpec(test.name, asset=target, description=test.check_sentence + note,
+                                    metadata={"owner": OWNERS[0],
+                                              "sql_file": MetadataValue.path(f"sql/tests/{test.path.name}")}))
     return specs
 
 
@@ -158,3 +167,11 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
 
     assets.append(_shared)
     return assets, all_tables
+
+
+@definitions
+def defs() -> Definitions:
+    """The SQL models and their checks of the code location's tree (autoloaded by ``dg``)."""
+    from ..assembly import loaded_graph
+    graph = loaded_graph(str(Project.from_env().root))
+    return Definitions(assets=graph.models)

@@ -5,7 +5,7 @@
 cannot see that on the default run launcher (it has no worker health check). Every run records
 the pid of the process executing it (its first engine event); the sensor and the schedule call
 :func:`fail_dead_runs` before they ask for a run, which marks as failed every in-progress run
-whose process no longer exists on this machine. ``run_monitoring`` in dagster.yaml stays as the
+whose process no longer exists on this machine. ``run_monitoring`` in config/dagster.yaml stays as the
 backstop (a maximum run time) for runs elsewhere.
 """
 from __future__ import annotations

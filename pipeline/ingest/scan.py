@@ -14,13 +14,14 @@ twice), ``no_manifest`` or ``bad_manifest``.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..hashing import sha256_of
+from .digest import folder_digest
 from . import safe_yaml
 from .manifest import KINDS, Campaign, ManifestError, valid_campaign_name, validate
 
@@ -47,14 +48,7 @@ class Scan:
     campaign: Campaign | None
     files: list[FileEntry]
     problem: str | None = None     # why the manifest is unusable
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    content_sha256: str | None = None   # the folder's digest (pipeline/ingest/digest.py)
 
 
 def shown_name(name: str) -> str:
@@ -163,6 +157,9 @@ def _inside(raw_data: Path, path: Path) -> bool:
 def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None = None) -> Scan:
     folder = raw_data / area / name
     rel = lambda p: p.relative_to(raw_data).as_posix()  # noqa: E731
+    # taken before anything is read: a file that changes during the scan makes the next
+    # digest differ, so the sensor builds the campaign again
+    digest = folder_digest(folder)
     present, refused = _present(raw_data, folder)
     for entry in refused:
         entry.campaign = name
@@ -182,7 +179,7 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
     if campaign is None:
         status = "no_manifest" if "no manifest.yaml" in (problem or "") else "bad_manifest"
         files = [FileEntry(p, name, None, status, problem) for p in sorted(present)]
-        return Scan(area, name, None, _hashed(files, raw_data) + refused, problem)
+        return Scan(area, name, None, _hashed(files, raw_data) + refused, problem, digest)
 
     files: list[FileEntry] = []
     listed: set[str] = set()
@@ -209,7 +206,7 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
                                f"{source}: not listed in {manifest_rel}, so its context is unknown"))
     files = _hashed(files, raw_data)
     _mark_duplicates(files)
-    return Scan(area, name, campaign, files + refused)
+    return Scan(area, name, campaign, files + refused, content_sha256=digest)
 
 
 def _hashed(files: list[FileEntry], raw_data: Path) -> list[FileEntry]:

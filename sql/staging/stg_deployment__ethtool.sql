@@ -1,4 +1,6 @@
 -- grain: one row per campaign, host and interface
+-- The negotiated line rate, duplex, link state and PHY address ethtool reported for each
+-- interface of a deployment's hosts; the line rate bounds every throughput on the pages.
 with source as (
     select * from raw_ethtool
 ),

@@ -1,4 +1,6 @@
 -- grain: one row per ping run (one file)
+-- A deployment's ping summaries with the host, link and direction the manifest gives each file;
+-- iputils' mdev and BSD's stddev in one column; a run without replies keeps its packet counts.
 with source as (
     select * from raw_ping
 ),

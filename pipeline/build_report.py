@@ -1,0 +1,115 @@
+"""What a build did, in a few lines: one per phase, then a summary naming what needs attention.
+
+``make docs`` prints this instead of Dagster's event log (``V=1`` shows that log in full). The
+figures come from the run's own materialization metadata (what each asset reported) and from
+the warehouse's catalog (quarantined files, checks, withheld campaigns), so the lines say what
+this run did, not what a previous one left behind.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Report:
+    phases: list[str] = field(default_factory=list)
+    quarantined: list[tuple[str, str]] = field(default_factory=list)   # (file, reason)
+    not_ingestable: list[tuple[str, str, str]] = field(default_factory=list)  # (file, status, reason)
+    failed_checks: list[tuple[str | None, str, str]] = field(default_factory=list)
+    withheld: dict[str, list[dict]] = field(default_factory=dict)
+    published: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = list(self.phases)
+        if self.quarantined:
+            out.append(f"quarantined ({len(self.quarantined)}), each named on Data quality:")
+            out += [f"  - {reason}" if reason.startswith(f) else f"  - {f}: {reason}"
+                    for f, reason in self.quarantined]
+        if self.not_ingestable:
+            out.append(f"not ingested ({len(self.not_ingestable)}):")
+            out += [f"  - {f} ({status}): {reason}" for f, status, reason in self.not_ingestable]
+        if self.failed_checks:
+            out.append(f"failed checks ({len(self.failed_checks)}):")
+            out += [f"  - {name}" + (f" [{c}]" if c else "") + f": {first}"
+                    for c, name, first in self.failed_checks]
+        for campaign, reasons in self.withheld.items():
+            out.append(f"withheld campaign {campaign}:")
+            out += [f"  - {r['subject']}: {r['detail']}" for r in reasons]
+        out.append(self.summary())
+        return out
+
+    def summary(self) -> str:
+        parts = [f"published {len(self.published)} campaign(s)"]
+        parts.append(f"withheld {len(self.withheld)}: {', '.join(self.withheld)}" if self.withheld
+                     else "withheld none")
+        parts.append(f"quarantined {len(self.quarantined)} file(s)" if self.quarantined
+                     else "quarantined none")
+        return "done: " + "; ".join(parts)
+
+
+def _materializations(result) -> dict[str, list[dict]]:
+    """Asset key -> the metadata of each step's materialization of it in this run.
+
+    A step over a range of campaign partitions reports once for the whole range, and Dagster
+    records that metadata on every partition's event: it is counted once per step."""
+    found: dict[str, list[dict]] = defaultdict(list)
+    seen = set()
+    for event in result.all_events:
+        if event.event_type_value != "ASSET_MATERIALIZATION":
+            continue
+        m = event.event_specific_data.materialization
+        key = m.asset_key.to_user_string()
+        if (key, event.step_key) in seen:
+            continue
+        seen.add((key, event.step_key))
+        found[key].append({k: getattr(v, "value", v) for k, v in (m.metadata or {}).items()})
+    return found
+
+
+def _sum(entries: list[dict], key: str) -> int:
+    return sum(int(e.get(key) or 0) for e in entries)
+
+
+def report(result, con, layout, campaigns: list[str]) -> Report:
+    """The report of ``result`` (an ExecuteInProcessResult) against warehouse ``con``."""
+    mats = _materializations(result)
+    r = Report()
+    raw = [e for t in layout.formats.values() for e in mats.get(t.table, [])]
+    files = _sum(mats.get("raw_files", []), "files")
+    r.phases.append(
+        f"raw files: {files} data file(s) in {len(campaigns)} campaign(s); {_sum(raw, 'parsed_files')} parsed, "
+        f"{_sum(raw, 'unchanged_files')} unchanged, {_sum(raw, 'quarantined_files')} quarantined, "
+        f"{_sum(mats.get('raw_files', []), 'not_ingestable')} not ingestable")
+    models = {m.name for m in layout.models}
+    built = [k for k in mats if k in models]
+    r.phases.append(f"models: {len(built)} SQL models built (in {len(campaigns)} campaign "
+                    f"schema(s) and the shared tables)")
+    checks = con.execute("select campaign, check_name, passed, first_rows from meta_check_results "
+                         "order by campaign nulls first, check_name").fetchall()
+    failed = [(c, n, first or "") for c, n, ok, first in checks if not ok]
+    r.phases.append(f"checks: {len(checks) - len(failed)} passed, {len(failed)} failed")
+    r.failed_checks = failed
+    pages = [k for k in mats if k.startswith("page_")]
+    written = {p for k in pages for e in mats[k]
+               for p in [*str(e.get("pages", "")).split(", "), str(e.get("page", ""))] if p}
+    notices = {c for k in pages for e in mats[k] for c in str(e.get("withheld", "")).split(", ") if c}
+    r.phases.append(f"pages: {len(written)} rendered, {len(notices)} withheld notice(s)")
+    if "docs" in mats:
+        d = mats["docs"][-1]
+        r.phases.append(f"docs/: {d.get('written', 0)} file(s) written, {d.get('removed', 0)} removed"
+                        + (f", {d['recovered']} interrupted publication(s) finished"
+                           if d.get("recovered") else ""))
+    if "site" in mats:
+        r.phases.append(f"site/: swapped in ({mats['site'][-1].get('build', '')})")
+    rows = con.execute("select source_file, reason from ingest_registry where status <> 'ok' "
+                       "order by source_file").fetchall()
+    r.quarantined = [(f, reason or "") for f, reason in rows]
+    rows = con.execute("select source_file, manifest_status, reason from raw_files "
+                       "where manifest_status <> 'listed' "
+                       "order by source_file").fetchall()
+    r.not_ingestable = [(f, s, reason or "") for f, s, reason in rows]
+    status = con.execute("select campaign, status from meta_campaign_status "
+                         "order by campaign").fetchall()
+    r.published = [c for c, s in status if s == "published"]
+    return r

@@ -1,0 +1,37 @@
+"""``python -m pipeline.launch_args [CAMPAIGN]``: the partition arguments of ``make launch``.
+
+Registers the campaign folders of ``INTERCONNECT_ROOT`` as partitions in the Dagster instance at
+``DAGSTER_HOME`` (a new folder is a new partition, a removed one is deleted), then prints
+``--partition CAMPAIGN`` or, without a campaign, ``--partition-range FIRST...LAST`` covering
+every campaign, for ``dg launch --job rebuild_everything …``. Every asset has a single-run backfill policy,
+so a range is one run.
+"""
+from __future__ import annotations
+
+import sys
+
+from .ingest.scan import campaign_folders
+from .project import Project
+
+
+def main(argv: list[str]) -> int:
+    from dagster import DagsterInstance
+
+    from .defs.partitions import CAMPAIGNS, sync_partitions
+    names = [n for _, n, _ in campaign_folders(Project.from_env().raw_data)]
+    with DagsterInstance.get() as instance:
+        sync_partitions(instance, names)
+        ordered = [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name) if n in names]
+    if argv:
+        if argv[0] not in names:
+            print(f"no campaign {argv[0]!r} under raw_data/ (known: {', '.join(names) or 'none'})",
+                  file=sys.stderr)
+            return 1
+        print(f"--partition {argv[0]}")
+    elif ordered:
+        print(f"--partition-range {ordered[0]}...{ordered[-1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,83 @@
+"""``make dev`` in the background stops, every process with it, when make gets SIGTERM."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from pipeline.build import copy_tree
+
+from conftest import REPO
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _descendants(pid: int) -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout
+    children: dict[int, list[int]] = {}
+    for line in out.splitlines():
+        p, pp = map(int, line.split())
+        children.setdefault(pp, []).append(p)
+    found, stack = set(), [pid]
+    while stack:
+        for c in children.get(stack.pop(), []):
+            found.add(c)
+            stack.append(c)
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid=,stat="], capture_output=True, text=True).stdout
+    running = {int(p) for p, st in (line.split() for line in out.splitlines()) if not st.startswith("Z")}
+    return pids & running
+
+
+def _wait(condition, timeout_s: float, what: str):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_sigterm_to_make_stops_dg_dev_and_everything_it_started(tmp_path):
+    if shutil.which("make") is None:
+        pytest.skip("make not installed")
+    root = copy_tree(REPO, tmp_path / "root").root
+    home = tmp_path / "home"
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("INTERCONNECT_DB",)}
+    env.update(DAGSTER_HOME=str(home), INTERCONNECT_ROOT=str(root))
+    log = (tmp_path / "dev.log").open("wb")
+    make = subprocess.Popen(["make", "-s", "dev", f"DEV_ARGS=-p {port}"], cwd=REPO, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        def serving():
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", port)) == 0
+        _wait(serving, 180, "the webserver")
+        started = _descendants(make.pid)
+        # the wrapper, dg dev, the webserver, the daemon and code servers
+        assert len(started) >= 4, started
+        make.send_signal(signal.SIGTERM)             # make only, not its process group
+        make.wait(timeout=30)
+        _wait(lambda: not _alive(started), 90, "every process of make dev to stop")
+        assert not serving()
+    finally:
+        started = locals().get("started", set()) | _descendants(make.pid)
+        for pid in _alive(started):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        log.close()
