@@ -67,6 +67,17 @@ def _materializations(result) -> dict[str, list[dict]]:
     return found
 
 
+def _check_evaluations(result) -> list[tuple[str, bool, dict]]:
+    """The Dagster asset checks this run evaluated: (name, passed, metadata)."""
+    out = []
+    for event in result.all_events:
+        if event.event_type_value == "ASSET_CHECK_EVALUATION":
+            e = event.event_specific_data
+            out.append((e.check_name, e.passed,
+                        {k: getattr(v, "value", v) for k, v in (e.metadata or {}).items()}))
+    return out
+
+
 def _sum(entries: list[dict], key: str) -> int:
     return sum(int(e.get(key) or 0) for e in entries)
 
@@ -95,6 +106,13 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
                for p in [*str(e.get("pages", "")).split(", "), str(e.get("page", ""))] if p}
     notices = {c for k in pages for e in mats[k] for c in str(e.get("withheld", "")).split(", ") if c}
     r.phases.append(f"pages: {len(written)} rendered, {len(notices)} withheld notice(s)")
+    if "what_changed" in mats:
+        w = mats["what_changed"][-1]
+        failing = [f"{name}: {int(m.get('regressions') or 0)}"
+                   for name, passed, m in _check_evaluations(result) if not passed]
+        r.phases.append(f"what changed: {w.get('changed_since_baseline', 0)} figure(s) changed "
+                        f"since {w.get('baseline', '')} (build {w.get('build', '')}); "
+                        f"regressions: {'; '.join(failing) or 'none'}")
     if "docs" in mats:
         d = mats["docs"][-1]
         r.phases.append(f"docs/: {d.get('written', 0)} file(s) written, {d.get('removed', 0)} removed"

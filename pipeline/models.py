@@ -20,6 +20,9 @@ _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _CHECK = re.compile(r"^\s*--\s*check:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _BLOCKING = re.compile(r"^\s*--\s*blocking:\s*true\s*$", re.IGNORECASE | re.MULTILINE)
 _SCOPE = re.compile(r"^\s*--\s*scope:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
+# The columns that identify a row of a mart (``-- key: campaign, link_id``; empty for a one-row
+# mart): a published figure's id is its page, table, row key and column (pipeline/figures/).
+_KEY = re.compile(r"^\s*--\s*key:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
 # What a model may see (see pipeline/scopes.py): one campaign at a time, every published
 # campaign side by side (an explicit comparison), or every campaign including withheld ones
 # (the site's own inventory: data sources, quality, dictionary).
@@ -49,6 +52,14 @@ class Model:
         return m.group(1).strip() if m else None
 
     @cached_property
+    def key(self) -> tuple[str, ...] | None:
+        """The declared row key (``-- key: a, b``); ``()`` for a one-row mart, None if undeclared."""
+        m = _KEY.search(self.sql)
+        if not m:
+            return None
+        return tuple(c.strip() for c in m.group(1).split(",") if c.strip())
+
+    @cached_property
     def upstreams(self) -> tuple[str, ...]:
         return tuple(sorted(referenced_tables(self.sql, self.path)))
 
@@ -56,7 +67,7 @@ class Model:
     def description(self) -> str:
         lines = [ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")]
         return " ".join(ln for ln in lines
-                        if not ln.lower().startswith(("grain:", "check:", "blocking:", "scope:")))
+                        if not ln.lower().startswith(("grain:", "check:", "blocking:", "scope:", "key:")))
 
     @property
     def check_sentence(self) -> str:

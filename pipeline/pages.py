@@ -27,6 +27,9 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from .figures import anchors as figure_anchors
+from .figures.ledger import page_rows
+from .figures.tracked import recording, note, track_rows
 from .render.filters import FILTERS, NOT_MEASURED
 
 _FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
@@ -50,6 +53,7 @@ class Page:
     per_campaign: str | None = None
     path: str | None = None
     purpose: str = ""          # the front matter's ``purpose:``: what the page is for, in words
+    figures: bool = True       # ``figures: false``: an inventory page, not in the figures ledger
 
     @property
     def name(self) -> str:
@@ -95,8 +99,15 @@ def discover_pages(templates: Path) -> list[Page]:
             raise PageError(f"{path}: per_campaign must be one of {', '.join(KINDS)}, found {kind!r}")
         pages.append(Page(path, str(meta.get("title", path.name)),
                           tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path"),
-                          str(meta.get("purpose") or "").strip()))
+                          str(meta.get("purpose") or "").strip(),
+                          bool(meta.get("figures", True))))
     return pages
+
+
+def appendix_of(docs: Path) -> str:
+    """The abbreviations every page ends with (docs/includes/abbreviations.md, hand-written)."""
+    path = docs / "includes" / "abbreviations.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 def check_marts(pages: list[Page], known_tables: set[str]) -> None:
@@ -136,16 +147,20 @@ def escape_text(value: str) -> str:
 
 
 def _finalize(value):
+    # a value printed as it is: data text escaped; a figure noted (pipeline/figures/tracked.py)
     if isinstance(value, Markup):
         return value
     if isinstance(value, str):
-        return Markup(escape_text(value))
+        return Markup(note(value, escape_text(value)))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Markup(note(value, str(value)))
     return value
 
 
 def _safe(fn):
     def wrapper(*args, **kwargs):
-        return Markup(fn(*args, **kwargs))
+        text = fn(*args, **kwargs)
+        return Markup(note(args[0], text, fn.__name__) if args else text)
     wrapper.__name__ = fn.__name__
     return wrapper
 
@@ -173,7 +188,7 @@ def environment(templates: Path) -> Environment:
                       finalize=_finalize, autoescape=True)
     env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
     # dash passes data text through: it must be escaped like any other data string
-    env.filters["dash"] = lambda v: _finalize(FILTERS["dash"](v))
+    env.filters["dash"] = lambda v: Markup(note(v, escape_text(FILTERS["dash"](v))))
     env.globals["code_block"] = code_block
     env.globals["NOT_MEASURED"] = Markup(NOT_MEASURED)
     return env
@@ -214,13 +229,19 @@ def _sources_block(slug: str, marts: tuple[str, ...], found, indent: int) -> str
 def render(con, page: Page, env: Environment | None = None, lineage=None,
            raw_data: Path | None = None, campaign: str | None = None,
            extra: dict | None = None, appendix: str = "", on_sources=None,
-           charts_shown: list | None = None) -> str:
+           charts_shown: list | None = None, figures: list | None = None,
+           keys: dict[str, tuple[str, ...]] | None = None) -> str:
     """Render a page (for ``campaign`` when it is per campaign). With ``lineage`` and
     ``raw_data``, ``sources('mart')`` lists the raw files behind a table and links its CSV;
     ``on_sources(mart, files)`` is called with what each note lists (the catalog records it);
-    ``charts_shown`` collects the files of this page's own charts that the text embeds."""
+    ``charts_shown`` collects the files of this page's own charts that the text embeds;
+    ``figures`` (with ``keys``, each mart's row key) receives the ledger rows of every figure
+    the page prints (pipeline/figures/)."""
     env = env or environment(page.template.parent)
     data = {name: fetch_rows(con, name) for name in page.marts}
+    if figures is not None:
+        data = {name: track_rows(name, rows, keys[name]) if keys and name in keys else rows
+                for name, rows in data.items()}
     slug = page.slug(campaign)
 
     def sources(*names: str, indent: int = 0, campaign: str | None = None) -> Markup:
@@ -262,8 +283,15 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         return url(f"{base}/{file}")
 
     template = env.get_template(page.template.name)
-    text = template.render(**data, row=row, page=page, sources=sources, url=url, chart=chart,
-                           campaign=campaign, slug=slug, **(extra or {}))
+    context = dict(**data, row=row, page=page, sources=sources, url=url, chart=chart,
+                   campaign=campaign, slug=slug, **(extra or {}))
+    if figures is None:
+        text = template.render(**context)
+    else:
+        with recording() as recorder:
+            text = template.render(**context)
+        text, where = figure_anchors.strip(text)
+        figures.extend(page_rows(slug, recorder.noted, where))
     text = text.rstrip("\n") + "\n"
     return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")
 

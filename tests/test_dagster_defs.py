@@ -80,7 +80,20 @@ def test_every_check_is_described_and_owned(graph):
     for spec in specs:
         assert len((spec.description or "").split()) >= 6, spec.name
         assert spec.metadata["owner"] == "team:interconnect-docs", spec.name
-        assert isinstance(spec.metadata["sql_file"], MetadataValue.path("x").__class__), spec.name
+        # where the check is declared: its SQL file, or the thresholds it applies
+        declared = spec.metadata.get("sql_file") or spec.metadata.get("thresholds")
+        assert isinstance(declared, MetadataValue.path("x").__class__), spec.name
+
+
+def test_the_nightly_build_compares_with_the_published_ledger(monkeypatch, tmp_path):
+    from dagster import DagsterInstance, build_schedule_context, validate_run_config
+    from pipeline.defs.automation import nightly_rebuild
+    monkeypatch.setenv("INTERCONNECT_ROOT", str(REPO))
+    with DagsterInstance.local_temp(str(tmp_path)) as instance:
+        request = nightly_rebuild(build_schedule_context(instance=instance))
+    assert request.run_config == {"ops": {"what_changed": {"config": {"baseline": "published"}}}}
+    job = definitions_for(Project(REPO)).resolve_job_def("rebuild_everything")
+    validate_run_config(job, request.run_config)      # raises when the config does not fit
 
 
 def test_page_assets_link_the_file_they_write_and_say_what_the_page_is_for(graph):

@@ -119,7 +119,7 @@ def test_build_output_is_a_phase_list_and_a_summary(own):
     lines = proc.stderr.splitlines()
     # one line per phase, in order, and no Dagster event log
     phases = [l.split(":")[0] for l in lines if not l.startswith(" ")]
-    assert phases[:6] == ["raw files", "models", "checks", "pages", "docs/", "not ingested (1)"], lines
+    assert phases[:6] == ["raw files", "models", "checks", "pages", "what changed", "docs/"], lines
     assert not any("DEBUG" in l or "dagster - " in l for l in lines)
     # 4 shipped + 5 added campaigns, one of them withheld
     assert "in 9 campaign(s)" in lines[0]

@@ -39,3 +39,20 @@ def test_one_campaign_page_error_withholds_only_that_campaign(tmp_path):
     qwen = (root / "docs/deployments/qwen38-27b-pp.md").read_text()
     assert "withheld" not in qwen.split("\n## ")[0] and "### 0.1 Verified constants" in qwen
     assert (root / "docs/index.md").exists() and (root / "docs/data-quality.md").exists()
+    # the ledger holds none of its figures; What changed names it withheld (against the
+    # committed docs, where it was published) and the p2p campaigns deleted above as removed
+    ledger = _csv(root / "docs/what-changed/data/figures.csv")
+    assert not any(r["page"] == "deployments/lab-veth-tbf" for r in ledger)
+    status = {r["row_key"]: r["value"] for r in ledger if r["table"] == "meta_campaign_status"}
+    assert status == {"campaign=lab-veth-tbf": "withheld", "campaign=qwen38-27b-pp": "published"}
+    kinds = {(c["kind"], c["figure_id"])
+             for c in _csv(root / "docs/what-changed/data/figure_changes.csv")}
+    assert {("campaign_withheld", "campaign:lab-veth-tbf"), ("campaign_removed", "campaign:aws-p3-tc"),
+            ("campaign_removed", "campaign:swan-10-regions"),
+            ("page_removed", "deployments/lab-veth-tbf#")} <= kinds
+
+
+def _csv(path):
+    import csv
+    import io
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))

@@ -19,6 +19,7 @@ from .. import pages as pages_mod
 from ..build_steps import Layout
 from ..charts import Chart, discover_charts
 from ..faults import checkpoint
+from ..figures.site_ledger import figure_sources, row_keys, stage_figures, unstage_figures
 from ..docs_publish import clean_staging, publish, recover, staging_dir
 from ..provenance import Lineage
 from ..schemas import campaign_schema, q, reset_search_path, set_search_path
@@ -26,9 +27,10 @@ from ..site import build_site
 from .partitions import CAMPAIGNS, run_campaigns
 from .raw import OWNERS
 from .resources import Warehouse
+from .what_changed import ASSET as WHAT_CHANGED, what_changed_asset
 
 GROUP_DOCS = "docs"
-AREA_OF_KIND = {"deployment": "deployments", "p2p": "p2p"}
+AREA_OF_KIND = pages_mod.KINDS
 
 
 class BlockedPublication(RuntimeError):
@@ -36,8 +38,7 @@ class BlockedPublication(RuntimeError):
 
 
 def _appendix(project) -> str:
-    path = project.docs / "includes" / "abbreviations.md"
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
+    return pages_mod.appendix_of(project.docs)
 
 
 def _write(staged, rel: str, data) -> None:
@@ -51,8 +52,11 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     """Render ``page`` (and its CSVs and charts) into ``staged``; returns what it wrote."""
     slug = page.slug(campaign)
     shown: list[str] = []
-    text = pages_mod.render(con, page, lineage=Lineage(project.sql), raw_data=project.raw_data,
-                            campaign=campaign, appendix=_appendix(project), charts_shown=shown)
+    lineage = Lineage(project.sql)
+    figures = [] if page.figures else None
+    text = pages_mod.render(con, page, lineage=lineage, raw_data=project.raw_data,
+                            campaign=campaign, appendix=_appendix(project), charts_shown=shown,
+                            figures=figures, keys=row_keys(project.sql))
     for mart in page.marts:
         _write(staged, pages_mod.csv_path(slug, mart), pages_mod.csv_bytes(con, mart))
     unknown = sorted(set(shown) - {c.file for c in charts})
@@ -62,6 +66,9 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     charts = [c for c in charts if c.file in shown]
     for chart in charts:
         _write(staged, chart.path(slug), chart.render(con))
+    if figures is not None:     # last: a page that failed above has no figures staged
+        stage_figures(staged, slug, figures,
+                      figure_sources(con, lineage, project.raw_data, slug, figures, campaign))
     _write(staged, page.output(campaign), text)
     checkpoint("page:staged")
     return {"page": f"docs/{page.output(campaign)}", "csv_files": len(page.marts),
@@ -85,6 +92,7 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
     slug = page.slug(campaign)
     (staged / f"{slug}.md").unlink(missing_ok=True)
     shutil.rmtree(staged / slug, ignore_errors=True)
+    unstage_figures(staged, slug)
     reason = {"kind": "page", "subject": f"templates/{page.template.name}",
               "detail": f"the page could not be rendered: {type(exc).__name__}: {exc}"}
     tables = [f"{q(campaign_schema(campaign))}.meta_campaign_status"]
@@ -224,7 +232,10 @@ def doc_assets(layout: Layout, tables: dict[str, list[str]]):
             raise pages_mod.PageError(f"chart {chart.name}: reads unknown table(s) {', '.join(missing)}")
     assets = [page_asset(p, [c for c in charts if c.page == p.name], tables) for p in found]
     keys = sorted(a.key.path[-1] for a in assets)
-    assets.append(docs_asset(keys, found))
+    compared = [k for t in ("ref_regression_thresholds", "dim_feasibility_thresholds")
+                for k in tables.get(t, [])]
+    assets.append(what_changed_asset(keys, found, compared))
+    assets.append(docs_asset([*keys, WHAT_CHANGED], found))
     assets.append(site_asset())
     return assets
 

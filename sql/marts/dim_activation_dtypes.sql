@@ -1,4 +1,5 @@
 -- grain: one row per activation data type that can cross a stage boundary
+-- key: dtype
 -- why: bytes per hidden-state value (fp16 2, int8 1) drive every bytes-per-token figure.
 with source as (
     select * from ref_activation_dtypes

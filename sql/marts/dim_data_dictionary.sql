@@ -1,4 +1,5 @@
 -- grain: one row per published mart and column
+-- key: table_name, column_name
 -- scope: inventory
 -- The site documents its own tables: every mart's columns with their DuckDB type, the unit the
 -- column name declares (project convention: base units, the unit in the name), the mart's

@@ -1,4 +1,5 @@
 -- grain: one row per feasibility class (green, yellow, red)
+-- key: feasibility_class
 -- why: the legend of the feasibility matrices; each class's lower bound is the previous upper bound.
 with source as (
     select * from ref_feasibility_thresholds

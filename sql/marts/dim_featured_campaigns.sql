@@ -1,4 +1,5 @@
 -- grain: one row per featured slot (the deployment of §0, the tc and cross-region campaigns of Point to Point)
+-- key: slot
 -- scope: comparison
 -- The seed pages keep their structure by showing one campaign in each slot: the declared one
 -- (ref_featured_campaigns) when it is published and has the data the slot needs, else the

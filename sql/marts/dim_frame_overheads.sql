@@ -1,4 +1,5 @@
 -- grain: one row per per-frame overhead component (header, trailer, preamble, gap)
+-- key: component
 -- why: §5.1 lists what each Ethernet frame carries besides payload, with its layer.
 with source as (
     select * from ref_frame_overheads

@@ -1,4 +1,5 @@
 -- grain: one row per Ethernet link class
+-- key: link_class
 -- why: the usable TCP rate is derived from the line rate and the frame overheads at the class's
 -- MTU (int_frame_efficiency), never typed; §0 and the feasibility tables divide by it.
 with classes as (

@@ -1,4 +1,5 @@
 -- grain: one row per model shape: each declared theory shape plus one measured row per campaign
+-- key: model
 -- scope: comparison
 -- why: the measured deployment joins the theory tables side by side. Its shape (hidden size,
 -- blocks) and its measured wire bytes per position come from the §0 mart fct_deployment_constants;

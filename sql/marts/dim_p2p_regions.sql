@@ -1,4 +1,5 @@
 -- grain: one row per campaign and region that appears in its cross-region measurements
+-- key: campaign, region
 -- Names and order come from the reference list; a region missing there keeps its code and
 -- sorts last rather than disappearing.
 with seen as (

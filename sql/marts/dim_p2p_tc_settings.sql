@@ -1,4 +1,5 @@
 -- grain: one row per campaign and tc network setting
+-- key: campaign, setting_id
 -- Order as a reader scans the table: no shaping, delay only (ascending), rate cap only
 -- (loosest first), then both combined.
 with settings as (

@@ -1,4 +1,5 @@
 -- grain: one row (the declared parallelism parameters, pivoted to typed columns)
+-- key:
 -- why: the default number of pipeline stages, all-reduces per TP layer and the illustrative
 -- per-token compute time have one home (ref_parallelism_params); every model reads them here.
 with source as (

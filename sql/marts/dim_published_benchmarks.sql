@@ -1,4 +1,5 @@
 -- grain: one row per published multi-node inference result (§4.1)
+-- key: system, model, hardware, network, scheme
 -- why: published numbers are declared data with their reference key, rendered as-is.
 with source as (
     select * from ref_published_benchmarks

@@ -1,4 +1,5 @@
 -- grain: one row per cited reference
+-- key: reference_key
 -- why: the §References list; benchmark rows and findings point at it by reference_key.
 with source as (
     select * from ref_references

@@ -1,4 +1,5 @@
 -- grain: one row per network kind with a typical per-hop round-trip time
+-- key: network
 -- why: §5.4 table; one-way latency is taken as half the round trip.
 with source as (
     select * from ref_typical_rtt

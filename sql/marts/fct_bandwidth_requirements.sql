@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x token rate (default dtype and pipeline stages)
+-- key: model, scheme, batch_size, tokens_per_s
 -- scope: comparison
 -- why: §2.2: required rate = bytes per token x tokens per second x 8 bits per byte, in bit/s
 -- (rendered as Mbit/s = / 10^6). The token rate is per sequence: a decode step of the whole batch

@@ -1,4 +1,5 @@
 -- grain: one row per model x batch size (default activation dtype, default pipeline stages)
+-- key: model, batch_size
 -- scope: comparison
 -- why: the §1.3 scaling table puts PP and TP bytes per token side by side. For the measured row
 -- the PP figure is the measured wire bytes; pp_formula_bytes_per_token keeps the raw-hidden formula

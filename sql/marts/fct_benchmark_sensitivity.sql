@@ -1,4 +1,5 @@
 -- grain: one row per pair of published results in one comparison group that differ in exactly one
+-- key: comparison_group, changed_factor
 -- network factor (bandwidth or RTT), the better-network result as baseline
 -- why: §4.2 / §6: "latency matters more than bandwidth" is a computed slowdown, not a typed one.
 with results as (

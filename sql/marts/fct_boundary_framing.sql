@@ -1,4 +1,5 @@
 -- grain: one row per model x MTU (PP boundary transfer, default dtype/stages, reference batch)
+-- key: model, batch_size, mtu_bytes
 -- scope: comparison
 -- why: §5.1 practical impact: a boundary transfer larger than one segment's payload is split
 -- into ceil(bytes / payload per frame) TCP segments, each paying the full per-frame overhead.

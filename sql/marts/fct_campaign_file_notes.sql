@@ -1,4 +1,5 @@
 -- grain: one row per file of the campaign that was not ingested, ingested without a value, or only partly read
+-- key: campaign, source_file, status
 -- What a campaign page says about its own files: not listed, missing, refused, duplicate,
 -- quarantined by its parser (with the file:line reason), or a ping that got no reply.
 with files as (

@@ -1,4 +1,5 @@
 -- grain: one row per data-quality finding (a withheld campaign, a file that was not ingested, a failed check, or a measurement note)
+-- key: finding_kind, campaign, subject
 -- scope: inventory
 -- Nothing is dropped silently: a withheld campaign (with what withheld it), a file without
 -- context, a file that could not be parsed or was refused, a duplicate, a check that failed

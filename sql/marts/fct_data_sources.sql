@@ -1,4 +1,5 @@
 -- grain: one row per raw file (measurement, manifest or declared parameter)
+-- key: source_file
 -- scope: inventory
 -- Every file the site is built from, with its content hash, what became of it and which pages
 -- show figures derived from it.

@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign and Ethernet link class
+-- key: campaign, link_class
 -- One decode step (an MTP or draft-model verify step, or one position without speculation)
 -- sends verify_positions positions each way: network time per step is one round trip plus the
 -- wire time of those bytes. RTT is the pooled ping average of the campaign's link of that

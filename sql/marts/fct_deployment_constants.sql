@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign
+-- key: campaign
 -- The verified constants of a deployment (GGUF + env file), how it decodes, and the measured
 -- wire bytes per position per direction during the anchor prefill, against the raw hidden
 -- state in the default activation type. A campaign without a GGUF, env file, journal or netdev

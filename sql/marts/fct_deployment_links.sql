@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign and link (declared in its manifest)
+-- key: campaign, link_id
 -- Each link's negotiated speed (the slower end), iperf3 TCP throughput per direction (the mean
 -- of the runs in that direction) and pooled ping RTT, and how its RTT compares with the
 -- campaign's current link. A link whose files are missing keeps NULL there ("not measured").

@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x link class
+-- key: model, scheme, link_class
 -- scope: comparison
 -- why: the key findings and conclusions are generated from these counts, never typed: how many
 -- cells of the workload grid fall in each class, the worst class, the peak share, and the lightest

@@ -1,4 +1,5 @@
 -- grain: one row per MTU x link class
+-- key: mtu_bytes, link_class
 -- why: §5.1: payload share of the wire per frame at each declared MTU (standard and jumbo) and
 -- the usable TCP rate each link class would have at that MTU; same formula as dim_link_classes.
 with mtus as (

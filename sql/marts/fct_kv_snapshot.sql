@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign
+-- key: campaign
 -- The KV snapshot as measured (netdev) against the model (tokens x worker FA layers x KV bytes)
 -- and against the journal's own duration.
 with t as (

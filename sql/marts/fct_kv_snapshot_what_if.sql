@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign and Ethernet link class
+-- key: campaign, link_class
 -- Snapshot duration (the slot is blocked) per link class, assuming the copy reaches the same
 -- share of the usable TCP rate as it did on the measured link:
 -- duration = copied bytes / (efficiency x usable rate). On the measured class this is the

@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x token rate x link class
+-- key: model, scheme, batch_size, tokens_per_s, link_class
 -- scope: comparison
 -- why: §2.3: the share of the link's usable TCP rate a cell needs, and its class from the declared
 -- thresholds (the first class, in order, whose upper bound the share stays under; a class with

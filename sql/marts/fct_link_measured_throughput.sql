@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign x link that has an iperf3 measurement
+-- key: campaign, link_id
 -- why: §2.1 sets the derived usable TCP rate of each Ethernet class beside what iperf3 measured
 -- on the §0 deployment's links of that class (fct_deployment_links), as a share of the derived rate.
 with measured as (

@@ -1,4 +1,5 @@
 -- grain: one row per campaign, measured link and iperf3 run (one row for a link with ping only)
+-- key: campaign, link_id, iperf3_file
 -- Every link that a deployment campaign measured, captured or reconstructed, in one list: the
 -- throughput iperf3 got in each direction, the ping RTT of the link and its line rate (the
 -- slower negotiated end, or the shaped rate where the campaign shaped it).

@@ -1,4 +1,5 @@
 -- grain: one row per campaign and file in which NCCL said what it used (NCCL_DEBUG=INFO)
+-- key: campaign, source_file
 -- The interface and transport NCCL reported, from an nccl-tests log with INFO lines or a debug
 -- log kept on its own, beside the interface the campaign names for that file (its context
 -- `interface`, else NCCL_SOCKET_IFNAME in the manifest's params.env). A NULL is a fact NCCL did

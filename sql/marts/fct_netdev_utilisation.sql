@@ -1,4 +1,5 @@
 -- grain: one row per campaign, measured window (prefill, kv_snapshot), host and 50 Hz interval
+-- key: campaign, window_kind, host, interface, start_s
 -- why: the utilisation charts of §0 draw each host's link rate over a measured window, so the
 -- ubatch bursts of the prefill and the saturated KV snapshot are visible. Only the measured
 -- link's interface in the capture matched to the window (int_deployment__window_traffic) is

@@ -1,4 +1,5 @@
 -- grain: one row per pipeline stage count x network kind
+-- key: pp_stages, network
 -- why: §5.4: in a pipeline of N stages a token's hidden state makes one trip round the ring,
 -- N one-way hops = N x RTT / 2 of network latency per token; its share of the token time is
 -- latency / (compute + latency) with the declared per-token compute time. Low and high ends of

@@ -1,4 +1,5 @@
 -- grain: one row per point-to-point campaign
+-- key: campaign
 -- Says which part of the page each campaign feeds (tc experiments, region matrix), so the
 -- template picks campaigns by what they measured, not by a typed name.
 with campaigns as (

@@ -1,4 +1,5 @@
 -- grain: one row per point-to-point campaign and recorded setting (environment variable,
+-- key: campaign, section, name
 -- command or campaign parameter)
 -- The method notes on the page are the manifest's own words, flattened from params JSON.
 with campaigns as (

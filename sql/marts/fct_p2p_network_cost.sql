@@ -1,4 +1,5 @@
 -- grain: one row per campaign, backend and transfer size
+-- key: campaign, backend, size_bytes
 -- Model (tc settings without a rate cap): time = base + k x RTT_added. netem delays every
 -- packet the receiver sends, so a setting of d adds d to each round trip, and the slope k of
 -- median time against d is the number of round trips the transfer waits for.

@@ -1,4 +1,5 @@
 -- grain: one row per campaign and cell of its region x region matrix (receiver row, sender column)
+-- key: campaign, receiver, sender
 -- Every combination of the regions seen, so a pair without measurements is an empty cell,
 -- never a missing or shifted one; the diagonal is marked, not measured.
 with regions as (

@@ -1,4 +1,5 @@
 -- grain: one row per campaign and ordered region pair (receiver, sender) with a measurement
+-- key: campaign, receiver, sender
 -- Adds the reverse direction (B->A against A->B) and bandwidth x delay: the bytes in flight a
 -- transfer keeps on the path at that rate and round trip (its effective window).
 with pairs as (

@@ -1,4 +1,5 @@
 -- grain: one row per campaign, tc setting, backend and transfer size
+-- key: campaign, setting_id, backend, size_bytes
 -- The median of the repeated transfers is the figure; quartiles and min/max give the spread.
 -- Effective bandwidth = bytes x 8 / median time; under a rate cap it is also a fraction of it.
 with transfers as (

@@ -1,4 +1,5 @@
 -- grain: one row per pipeline stage count x micro-batch count
+-- key: pp_stages, micro_batches
 -- why: §5.3: GPipe-style bubble = (stages - 1) / (stages + micro_batches - 1) of the time idle.
 with grid as (
     select * from ref_pipeline_grid

@@ -1,4 +1,5 @@
 -- grain: one row per model x pipeline stages (default dtype, reference batch)
+-- key: model, pp_stages
 -- scope: comparison
 -- why: §3.1 / §6: how many times more a TP token moves than a PP token. For formula rows this is
 -- (layers x all-reduces per layer) / (stages - 1), independent of batch and hidden size; the

@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign
+-- key: campaign, link_class
 -- The measured anchor of the prefill model: one ubatch's time (ubatch / measured tok/s) split
 -- into wire time on the measured link and the residual (compute + overhead).
 with w as (

@@ -1,4 +1,5 @@
 -- grain: one row per deployment campaign and Ethernet link class
+-- key: campaign, link_class
 -- The validated prefill model: a ubatch takes compute (the residual, measured once on the
 -- link the prefill ran on) plus its wire time, bytes_per_ubatch / usable TCP rate. Swapping
 -- only the wire time predicts prefill on the other classes. Burst duty is the share of a

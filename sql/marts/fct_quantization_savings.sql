@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x activation dtype (formula rows, default stages, reference batch)
+-- key: model, scheme, dtype
 -- scope: comparison
 -- why: §5.5: quantizing the hidden state to fewer bytes per value scales every transfer by
 -- bytes_per_value / default bytes_per_value (int8 over fp16 halves it). Measured rows are left

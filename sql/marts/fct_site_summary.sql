@@ -1,4 +1,5 @@
 -- grain: one row (the whole site)
+-- key:
 -- scope: inventory
 -- What the home page says about the data as a whole: the newest measurement date comes from
 -- the data (campaign dates), so rebuilding the same inputs gives the same page.

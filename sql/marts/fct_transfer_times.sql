@@ -1,4 +1,5 @@
 -- grain: one row per model x scheme x batch size x link class (default dtype and stages)
+-- key: model, scheme, batch_size, link_class
 -- scope: comparison
 -- why: §3.3: serialization time of one transfer (a PP boundary crossing or one TP all-reduce)
 -- and of all of a token's transfers at the link's usable TCP rate: bytes x 8 / usable bit/s.

@@ -1,4 +1,5 @@
 -- grain: one row per campaign and iperf3 UDP run (one file)
+-- key: campaign, source_file
 -- A UDP run measures loss and jitter at the rate iperf3 was told to send (-u -b): it says how
 -- a link behaves under that load, never what the link can carry, so no throughput figure reads
 -- it. Since iperf3 3.11 the receiver's figures are in end.sum_received; before, only end.sum

@@ -1,0 +1,48 @@
+"""Every table a page prints declares the columns that identify its rows (``-- key:``), and
+they do identify them: a figure's id (page, table, row key, column) is stable only if no two
+rows share a key, in any campaign's schema."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from pipeline import models, pages
+from pipeline.figures.site_ledger import row_keys
+
+from conftest import REPO
+
+KEYS = row_keys(REPO / "sql")
+PRINTED = sorted({m for p in pages.discover_pages(REPO / "templates") if p.figures for m in p.marts
+                  if m in {x.name for x in models.discover(REPO / "sql")}})
+
+
+def test_every_printed_mart_declares_a_key():
+    missing = [m for m in PRINTED if m not in KEYS]
+    assert not missing, f"add a '-- key: col, …' line to sql/marts/<name>.sql for {missing}"
+
+
+@pytest.mark.parametrize("mart", PRINTED)
+def test_the_key_identifies_every_row(built, mart):
+    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    schemas = [r[0] for r in con.execute("select schema_name from duckdb_tables() "
+                                         "where table_name = ?", [mart]).fetchall()]
+    assert schemas, mart
+    key = KEYS[mart]
+    for schema in schemas:
+        columns = {r[0] for r in con.execute("select column_name from duckdb_columns() where "
+                                             "schema_name = ? and table_name = ?",
+                                             [schema, mart]).fetchall()}
+        assert set(key) <= columns, f"{mart}: key {key} names columns it does not have"
+        rel = f'"{schema}"."{mart}"'
+        if not key:
+            assert con.execute(f"select count(*) from {rel}").fetchone()[0] <= 1, mart
+            continue
+        cols = ", ".join(f'"{c}"' for c in key)
+        dup = con.execute(f"select {cols}, count(*) from {rel} group by all having count(*) > 1 "
+                          f"limit 1").fetchall()
+        assert not dup, f"{schema}.{mart}: two rows share the key {dict(zip(key, dup[0]))}"
+
+
+def test_a_one_row_mart_declares_an_empty_key():
+    m = next(x for x in models.discover(REPO / "sql") if x.name == "fct_site_summary")
+    assert m.key == () and "key:" not in m.description
