@@ -3,7 +3,9 @@
 Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), then runs every
 asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
 were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
-was held; the reason is printed). ``--no-site`` skips the mkdocs site. With ``DAGSTER_HOME``
+was held; the reason is printed). ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
+are as the last successful build left them does nothing and says so (pipeline/build_key.py);
+``--force`` builds anyway. With ``DAGSTER_HOME``
 set, the run is recorded in that instance, so ``dg dev`` shows it.
 
 Output (stderr): one line per phase and a closing summary that names every quarantined file,
@@ -16,6 +18,7 @@ import os
 import signal
 import sys
 
+from . import build_key
 from .docs_publish import clean_staging, recover
 from .lock import OWNER_ENV, BuildLockedError, writer_lock
 from .project import Project
@@ -53,8 +56,6 @@ def _leftovers(project: Project) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .build import build
-
     args = sys.argv[1:] if argv is None else argv
     project = Project.from_env()
     try:
@@ -65,6 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     os.environ[OWNER_ENV] = str(os.getpid())
     signal.signal(signal.SIGTERM, _interrupt)
     recover(project)        # finish a publication a killed build left half done
+    inputs = build_key.inputs_key(project, args)
+    record = None if "--force" in args else build_key.unchanged(project, inputs)
+    if record is not None:
+        print("unchanged: raw_data/, sql/, templates/, the code and docs/ are as the last build "
+              "left them; nothing parsed, queried or written (--force builds anyway)",
+              file=sys.stderr)
+        print(record["summary"], file=sys.stderr)
+        return int(record["exit_code"])
+    build_key.forget(project)
+    from .build import build        # Dagster: imported only when there is work to do
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
@@ -83,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
               file=sys.stderr)
         return 1
-    for line in _report(project, outcome):
+    lines = _report(project, outcome)
+    for line in lines:
         print(line, file=sys.stderr)
+    build_key.remember(project, inputs, outcome.exit_code, lines[-1])
     return outcome.exit_code
 
 

@@ -33,7 +33,9 @@ env_for = cli_env
 
 
 def start(root: Path, **extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pipeline.cli_build"], cwd=REPO,
+    # --force: these builds are about locks, kills and determinism, so each must do the work
+    # even where the tree is one a build already finished (pipeline/build_key.py)
+    return subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--force"], cwd=REPO,
                             env=env_for(root, **extra), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
