@@ -37,8 +37,10 @@ tools: install
 
 # The whole test suite (includes the end-to-end build and the docs-staleness check), after
 # `dg check defs` has loaded the code location the way `dg dev` does.
+# One pytest worker per core; a test file stays on one worker (its module fixtures are built
+# once). PYTEST_ARGS="-n 0" runs them in this process.
 test: install tools defs-check
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 # Loads every definition (assets, checks, schedule, sensor, resources) as dg does.
 defs-check: install $(DAGSTER_HOME)/dagster.yaml
