@@ -21,6 +21,8 @@ from importlib import metadata
 from pathlib import Path
 
 from .atomic import atomic_write
+from .figures.baseline import LEDGER
+from .hashing import sha256_of
 from .ingest.digest import folder_digest
 from .project import Project
 
@@ -51,7 +53,7 @@ def _versions() -> dict[str, str]:
 
 
 def _head_ledger(project: Project) -> str:
-    rel = "docs/what-changed/data/figures.csv"
+    rel = f"docs/{LEDGER}"
     try:
         proc = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"HEAD:{rel}"],
                               cwd=project.root, capture_output=True, text=True, timeout=30)
@@ -61,7 +63,7 @@ def _head_ledger(project: Project) -> str:
 
 
 def _file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+    return sha256_of(path) if path.is_file() else ""
 
 
 def inputs_key(project: Project, args: list[str]) -> dict:

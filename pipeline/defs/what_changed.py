@@ -11,6 +11,7 @@ from ..figures import baseline as baseline_mod
 from ..figures import regressions
 from ..figures.diff import figures_changed
 from ..figures.what_changed import PAGE, patch_home, render_page, stage, summary_line
+from ..schemas import objects
 from .raw import OWNERS
 from .resources import Warehouse
 
@@ -26,13 +27,8 @@ class WhatChangedConfig(Config):
                     "'auto' (head in a git checkout, else published) or 'none'.")
 
 
-def _table_exists(con, name: str) -> bool:
-    return bool(con.execute("select count(*) from duckdb_tables() where schema_name = 'main' "
-                            "and table_name = ?", [name]).fetchone()[0])
-
-
 def _rows(con, table: str) -> list[dict]:
-    if not _table_exists(con, table):
+    if table not in objects(con, "main"):
         return []
     return pages_mod.fetch_rows(con, table)
 

@@ -16,6 +16,7 @@ Entries are ordered by kind, then by the size of the relative change, then by id
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from .ledger import number
 
@@ -104,17 +105,15 @@ def compare(old_rows: list[dict], new_rows: list[dict]) -> list[dict]:
     new_rows = [r for r in new_rows if r["table"] != STATUS_TABLE]
     old = {r["figure_id"]: r for r in old_rows}
     new = {r["figure_id"]: r for r in new_rows}
-    old_pages = {r["page"] for r in old_rows}
-    new_pages = {r["page"] for r in new_rows}
-    old_row_ids = {(r["page"], r["table"], r["row_key"]) for r in old_rows}
-    new_row_ids = {(r["page"], r["table"], r["row_key"]) for r in new_rows}
+    old_row_ids = Counter((r["page"], r["table"], r["row_key"]) for r in old_rows)
+    new_row_ids = Counter((r["page"], r["table"], r["row_key"]) for r in new_rows)
+    old_pages = Counter(r["page"] for r in old_rows)
+    new_pages = Counter(r["page"] for r in new_rows)
     changes = _campaign_changes(old_campaigns, new_campaigns)
-    for page in sorted(new_pages - old_pages):
-        n = sum(1 for r in new_rows if r["page"] == page)
-        changes.append(_page_entry("page_added", page, n))
-    for page in sorted(old_pages - new_pages):
-        n = sum(1 for r in old_rows if r["page"] == page)
-        changes.append(_page_entry("page_removed", page, n))
+    for page in sorted(set(new_pages) - set(old_pages)):
+        changes.append(_page_entry("page_added", page, new_pages[page]))
+    for page in sorted(set(old_pages) - set(new_pages)):
+        changes.append(_page_entry("page_removed", page, old_pages[page]))
     rows_seen: set[tuple] = set()
     for fid in sorted(set(old) | set(new)):
         a, b = old.get(fid), new.get(fid)
@@ -125,8 +124,7 @@ def compare(old_rows: list[dict], new_rows: list[dict]) -> list[dict]:
         if rid not in old_row_ids or rid not in new_row_ids:
             if rid not in rows_seen:
                 rows_seen.add(rid)
-                side = new_rows if rid in new_row_ids else old_rows
-                n = sum(1 for r in side if (r["page"], r["table"], r["row_key"]) == rid)
+                n = new_row_ids[rid] or old_row_ids[rid]
                 kind = "row_added" if rid in new_row_ids else "row_removed"
                 entry = _entry(kind, None if kind == "row_added" else a, b, figures=n)
                 entry.update(figure_id=f"{rid[0]}#{rid[1]}[{rid[2]}]", column="",

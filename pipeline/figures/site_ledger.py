@@ -12,10 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import models
+from .baseline import LEDGER
 from .ledger import COLUMNS, SOURCE_COLUMNS, from_csv, to_csv
 
 FIGURES_DIR = ".figures"
-LEDGER = "what-changed/data/figures.csv"
 SOURCES = "what-changed/data/figure_sources.csv"
 
 
