@@ -7,9 +7,14 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 
-def atomic_write(target: Path, fill: Callable[[BinaryIO], None]) -> None:
-    """Write ``target`` through a temp file in its folder, fsync, rename: all or nothing."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+def atomic_write(target: Path, fill: Callable[[BinaryIO], None], tmp_dir: Path | None = None) -> None:
+    """Write ``target`` through a temp file, fsync, rename: all or nothing. The temp file is in
+    ``tmp_dir`` when given and on the same filesystem (so a kill never leaves one beside the
+    target), else in the target's folder."""
+    where = target.parent
+    if tmp_dir is not None and tmp_dir.is_dir() and tmp_dir.stat().st_dev == where.stat().st_dev:
+        where = tmp_dir
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=where)
     try:
         with os.fdopen(fd, "wb") as fh:
             fill(fh)
@@ -22,7 +27,7 @@ def atomic_write(target: Path, fill: Callable[[BinaryIO], None]) -> None:
         raise
 
 
-def write_if_changed(path: Path, data: bytes | str) -> bool:
+def write_if_changed(path: Path, data: bytes | str, tmp_dir: Path | None = None) -> bool:
     """Atomically replace ``path`` with ``data``; untouched (mtime kept) when equal."""
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -34,5 +39,5 @@ def write_if_changed(path: Path, data: bytes | str) -> bool:
     # temp file of this target is stale.
     for stale in path.parent.glob(f".{path.name}.*.tmp"):
         stale.unlink(missing_ok=True)
-    atomic_write(path, lambda fh: fh.write(data))
+    atomic_write(path, lambda fh: fh.write(data), tmp_dir)
     return True

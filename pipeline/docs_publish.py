@@ -64,7 +64,8 @@ def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
         new = _group_files(staged, slug)
         old = _group_files(docs, slug)
         for rel, path in sorted(new.items()):
-            written += write_if_changed(docs / rel, path.read_bytes())
+            # temp files in the staging folder: a kill mid-write leaves none inside docs/
+            written += write_if_changed(docs / rel, path.read_bytes(), tmp_dir=staged)
             if written == 1:
                 checkpoint("docs:publishing")
         for rel in sorted(set(old) - set(new)):
