@@ -106,11 +106,18 @@ class RawStore:
         con = duckdb.connect()
         try:
             rows = con.execute(
-                "select decode(value) from parquet_kv_metadata(?) where decode(key) = ?",
-                [paths, REGISTRY_KEY]).fetchall()
+                "select decode(m.value), f.num_rows from parquet_kv_metadata(?) m "
+                "join parquet_file_metadata(?) f using (file_name) where decode(m.key) = ?",
+                [paths, paths, REGISTRY_KEY]).fetchall()
         finally:
             con.close()
-        return [json.loads(v) for (v,) in rows]
+        entries = []
+        for value, num_rows in rows:
+            entry = json.loads(value)
+            if entry.get("status") == "ok" and entry.get("rows_ingested") is None:
+                entry["rows_ingested"] = num_rows  # a streamed file: its row count is the file's
+            entries.append(entry)
+        return entries
 
     def clean_temporaries(self, campaign: str, table: str) -> None:
         folder = self.table_dir(campaign, table)
@@ -133,34 +140,50 @@ def present(path: Path) -> bool:
         return False
 
 
+def _kv_metadata(entry: dict) -> str:
+    """COPY option that stores a registry entry in the Parquet footer."""
+    return f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
+
+
 def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | None,
                   registry: dict | None = None, select_sql: str | None = None,
-                  con: duckdb.DuckDBPyConnection | None = None, phase: str | None = None) -> int:
+                  con: duckdb.DuckDBPyConnection | None = None, phase: str | None = None,
+                  check=None) -> int:
     """Write ``frame`` (or the rows of ``select_sql`` on ``con``) typed as ``columns`` to
-    ``target`` via a temporary file and a rename; returns the row count. ``phase`` names the
-    fault checkpoints around the rename (pipeline/faults.py)."""
+    ``target`` via a temporary file and a rename; returns the row count. ``select_sql`` is
+    copied straight to the file (one pass, nothing held in memory); its registry entry then
+    omits ``rows_ingested``, which :meth:`RawStore.registry` reads from the file's row count.
+    ``check(temporary path)`` may reject the written file (it is removed) before the rename.
+    ``phase`` names the fault checkpoints around the rename (pipeline/faults.py)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     own = con is None
     con = con or duckdb.connect()
     try:
-        cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
-        con.execute(f"create or replace temp table _out ({cols})")
-        if select_sql is not None:
-            con.execute(f"insert into _out by name {select_sql}")
-        elif frame is not None and len(frame):
-            con.register("_frame", frame)
-            try:
-                con.execute("insert into _out by name select * from _frame")
-            finally:
-                con.unregister("_frame")
-        n = con.execute("select count(*) from _out").fetchall()[0][0]
         options = "format parquet"
-        if registry is not None:
-            entry = dict(registry, rows_ingested=n) if registry.get("status") == "ok" else registry
-            options += f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
-        con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
-        con.execute("drop table _out")
+        if select_sql is not None:
+            typed = ", ".join(f'cast("{c}" as {t}) as "{c}"' for c, t in columns.items())
+            if registry is not None:
+                options += _kv_metadata(registry)
+            n = con.execute(f"copy (select {typed} from ({select_sql})) to "
+                            f"{sql_literal(str(tmp))} ({options})").fetchall()[0][0]
+        else:
+            cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
+            con.execute(f"create or replace temp table _out ({cols})")
+            if frame is not None and len(frame):
+                con.register("_frame", frame)
+                try:
+                    con.execute("insert into _out by name select * from _frame")
+                finally:
+                    con.unregister("_frame")
+            n = con.execute("select count(*) from _out").fetchall()[0][0]
+            if registry is not None:
+                ok = registry.get("status") == "ok"
+                options += _kv_metadata(dict(registry, rows_ingested=n) if ok else registry)
+            con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
+            con.execute("drop table _out")
+        if check is not None:
+            check(tmp)
         if phase:
             checkpoint(f"{phase}:written")
         os.replace(tmp, target)

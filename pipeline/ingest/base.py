@@ -43,6 +43,12 @@ class Format:
     description: str = ""
     # Formats whose files are big are parsed by DuckDB rather than row by row.
     kinds: tuple[str, ...] = field(default_factory=lambda: ("python",))
+    # Big files: ``stream(path, con)`` prepares the parse inside DuckDB connection ``con`` and
+    # returns an object with ``select`` (SQL of the rows, which the runner copies straight to
+    # the raw store's temporary Parquet file) and ``check(written)`` (raises ParseError for a
+    # file that breaks the format, before the temporary file is renamed into place). No row
+    # becomes a Python object.
+    stream: Callable[[Path, Any], Any] | None = None
 
     def rows(self, path: Path) -> Iterable[dict]:
         return self.parse(path)
@@ -57,6 +63,18 @@ def read_text_strict(path: Path) -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise ParseError(path, line, "UTF-8 text",
                          f"byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+
+
+def lines_strict(path: Path):
+    """(line number, text) of every line, read and decoded one at a time (a file of any size),
+    naming the line and column of the first undecodable byte."""
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            try:
+                yield n, raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise ParseError(path, n, "UTF-8 text", f"byte 0x{raw[exc.start]:02x} at "
+                                 f"column {exc.start + 1}") from None
 
 
 def require_nonempty(path: Path, text: str) -> None:

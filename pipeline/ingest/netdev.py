@@ -9,11 +9,17 @@ line per interface as the kernel prints it (net/core/net-procfs.c,
 counters: rx bytes packets errs drop fifo frame compressed multicast, then tx
 bytes packets errs drop fifo colls carrier compressed).
 
-An hour at 50 Hz is ~1M lines, so the file never becomes Python objects line by
-line: DuckDB reads it (``read_text``), splits it into numbered lines and
-extracts the fields with regular expressions; the result comes back as one
-DataFrame. Each interface line takes its sample time from the nearest ``@``
-line above it (a window over the line numbers).
+An hour at 50 Hz is ~1M lines and a day is 1 GB, so the file never becomes Python
+objects line by line, nor one string: DuckDB streams it twice (``read_csv`` as one
+text column, in parallel, file order kept, lines numbered by a streaming window).
+The first pass keeps the few lines that are not interface lines (samples, headers,
+anything out of place) in a small table; the second splits only the interface
+lines, takes each one's sample time from the nearest ``@`` line above it (a running
+max of their line numbers, joined to that table) and is copied straight into the
+raw store's Parquet file. An interface line that breaks the format is written with
+a NULL where the contract has none, so one look at the written file finds the first
+bad line; the file is then rejected by number before it is renamed into place.
+Memory stays flat in the file's size.
 
 Rows: ``sample_unix_s``, ``interface``, rx/tx ``bytes``, ``packets``, ``errs``,
 ``drop`` (UBIGINT, as the kernel's u64 counters) and ``source_line`` = the
@@ -23,102 +29,103 @@ SQL downstream, not errors here.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 
-from pipeline.ingest.base import Format, ParseError, read_text_strict
+from pipeline.ingest.base import Format, ParseError, lines_strict
 
 COUNTERS = ("rx_bytes", "rx_packets", "rx_errs", "rx_drop",
             "tx_bytes", "tx_packets", "tx_errs", "tx_drop")
 # 1-based positions of COUNTERS among the 16 fields of an interface line.
 _POSITIONS = (1, 2, 3, 4, 9, 10, 11, 12)
+# A field separator no capture contains, so each line is one column (a line that does contain
+# it is reported as unreadable, by number).
+_ONE_COLUMN = "\x01\x02\x03\x04"
+# DuckDB's memory for one capture's parse (beyond it, the numbered lines spill to disk).
+MEMORY_LIMIT = "1GB"
 
-_LINES = """
-create table lines as
-with src as (select string_split(content, chr(10)) as l from read_text($path))
-select unnest(l) as line, unnest(generate_series(1, len(l))) as line_no from src
-"""
 
-# Cheap string tests classify every line; regular expressions then run only on
-# the lines of their kind, in their own tables (an hour at 50 Hz parses in ~5 s).
-_KINDS = r"""
-create table kinds as
-with classified as (
+def _literal(text) -> str:
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def lines_sql(path: Path) -> str:
+    """Every line of ``path`` as ``line`` (NULL when empty), in file order."""
+    return (f"read_csv({_literal(path)}, columns={{'line': 'VARCHAR'}}, delim='{_ONE_COLUMN}', "
+            "quote='', escape='', header=false, auto_detect=false)")
+
+
+# Cheap string tests classify a line (the CASE tests a line only against the kinds it was not
+# yet found to be); a running max of the '@' lines' numbers gives every line its sample.
+_WINDOWED = """
+select line_no, line, kind,
+    max(case when kind = 'sample' then line_no end)
+        over (rows between unbounded preceding and current row) as sample_line
+from (
     select line_no, line,
         case
-            when trim(line) = '' then 'blank'
-            when starts_with(line, '#') then 'header'
             when starts_with(line, '@') then 'sample'
+            when starts_with(line, '#') then 'header'
+            when contains(line, ':') then 'interface'
             when starts_with(ltrim(line), 'Inter-|') or starts_with(ltrim(line), 'face |') then 'columns'
-            when regexp_matches(line, '^\s*[^\s:]+:') then 'interface'
+            when line is null or trim(line) = '' then 'blank'
             else 'other'
         end as kind
-    from lines
+    from (select row_number() over () as line_no, line from {lines})
 )
-select line_no, line, kind,
-    -- the sample a line belongs to: the last '@' line at or above it
-    max(case when kind = 'sample' then line_no end)
-        over (order by line_no rows between unbounded preceding and current row) as sample_line
-from classified
 """
 
-_SAMPLES = r"""
-create table samples as
-select line_no,
-    try_cast(regexp_extract(line, '^@ ([0-9]+(\.[0-9]+)?)\s*$', 1) as double) as sample_unix_s
-from kinds
-where kind = 'sample'
-"""
-
-_IFACES = r"""
-create table ifaces as
-select line_no, sample_line, interface, len(fields) as n_fields,
-    regexp_full_match(line, '\s*[^\s:|]+:\s*[0-9]+(\s+[0-9]+){{15}}\s*') as numeric_ok,
-    {counters}
+# Pass 1 (one thread: the windows need file order): every line that matters, numbered, with
+# its sample; only interface lines keep their text. Pass 2 reads this table on every core.
+_LINES = r"""
+create or replace temp table netdev_lines as
+select line_no, kind, sample_line, own_time,
+    case
+        when kind = 'other' then 'unknown_line'
+        when kind = 'columns' then 'before_sample'
+        when kind = 'header' and sample_line is not null then 'late_header'
+        when kind = 'sample' and own_time is null then 'bad_sample'
+    end as problem,
+    line
 from (
-    select line_no, line, sample_line,
-        trim(line[:instr(line, ':') - 1]) as interface,
-        regexp_extract_all(line[instr(line, ':') + 1:], '\S+') as fields
-    from kinds
-    where kind = 'interface'
+    select *, case when kind = 'sample' then
+        try_cast(regexp_extract(line, '^@ ([0-9]+(\.[0-9]+)?)\s*$', 1) as double) end as own_time
+    from ({windowed})
+    where kind in ('interface', 'sample', 'header', 'other') or (kind = 'columns' and sample_line is null)
 )
-""".format(counters=",\n    ".join(
-    f"try_cast(fields[{p}] as ubigint) as {name}" for p, name in zip(_POSITIONS, COUNTERS)))
+"""
 
-# The first line that breaks the format, by line number.
-_FIRST_PROBLEM = """
-select line_no, problem from (
-    select line_no,
-        case
-            when kind = 'other' then 'unknown_line'
-            when sample_line is null and kind in ('columns', 'interface') then 'before_sample'
-            when sample_line is not null and kind = 'header' then 'late_header'
-        end as problem
-    from kinds
-    union all
-    select line_no, 'bad_sample' from samples where sample_unix_s is null
-    union all
-    select line_no,
-        case
-            when n_fields <> 16 then 'field_count'
-            when not numeric_ok then 'non_numeric'
-            when {overflow} then 'overflow'
-        end
-    from ifaces
-)
-where problem is not null
-order by line_no
-limit 1
-""".format(overflow=" or ".join(f"{name} is null" for name in COUNTERS))
+# The lines that are not interface lines: a small table, the build side of the join below.
+_MARKS = """
+create or replace temp table netdev_marks as
+select line_no, kind, own_time, problem, line from netdev_lines where kind <> 'interface';
+delete from netdev_lines where kind <> 'interface'
+"""
 
-_ROWS = """
-select s.sample_unix_s, i.interface, {counters}, i.line_no as source_line
-from ifaces i
-join samples s on s.line_no = i.sample_line
-order by i.line_no
-""".format(counters=", ".join(f"i.{name}" for name in COUNTERS))
+# Pass 2: the rows. A line that breaks the format gets a NULL interface (its counters may
+# look fine), a line before any sample a NULL time: good rows have neither.
+_ROWS = r"""
+select s.own_time as sample_unix_s,
+    case when name <> '' and not contains(name, ' ') and not contains(name, chr(9))
+              and len(f) = 16 and not regexp_matches(rest, '[^0-9 ]') then name end as interface,
+    {counters},
+    i.line_no as source_line
+from (
+    select line_no, sample_line, rest, trim(line[:instr(line, ':') - 1]) as name,
+        list_filter(string_split(rest, ' '), lambda x: x <> '') as f
+    from (select line_no, sample_line, line, line[instr(line, ':') + 1:] as rest from netdev_lines)
+) i
+left join netdev_marks s on s.line_no = i.sample_line
+""".replace("{counters}", ",\n    ".join(
+    f"try_cast(f[{p}] as ubigint) as {name}" for p, name in zip(_POSITIONS, COUNTERS)))
+
+_FIRST_BAD_ROW = """
+select min(source_line) from read_parquet({written})
+where sample_unix_s is null or interface is null or {nulls}
+""".replace("{nulls}", " or ".join(f"{name} is null" for name in COUNTERS))
 
 _EXPECTED = {
     "unknown_line": "a /proc/net/dev line ('Inter-|', ' face |' or '<iface>: <16 counters>')",
@@ -142,44 +149,114 @@ def _found(problem: str, line: str) -> str:
     return shown
 
 
-def parse(path: Path) -> pd.DataFrame:
-    path = Path(path)
-    con = duckdb.connect()  # private in-memory database: parsing never touches the warehouse
-    try:
+def _row_problem(line: str, after_sample: bool) -> str:
+    """Why an interface line was written with a NULL (the same tests as ``_ROWS``)."""
+    name, _, rest = line.partition(":")
+    name, fields = name.strip(), rest.split(" ")
+    fields = [f for f in fields if f]
+    if not name or " " in name or "\t" in name:
+        return "unknown_line"
+    if not after_sample:
+        return "before_sample"
+    if len(fields) != 16:
+        return "field_count"
+    if any(c not in "0123456789 " for c in rest):
+        return "non_numeric"
+    return "overflow"
+
+
+def _line_text(path: Path, number: int) -> str:
+    return next(text for n, text in lines_strict(path) if n == number)
+
+
+def _unreadable(path: Path, exc: duckdb.Error) -> ParseError:
+    """Why DuckDB could not read the lines, as a ParseError naming the line."""
+    for _ in lines_strict(path):  # names the line and column of the first undecodable byte
+        pass
+    message = str(exc)
+    line = None
+    if "CSV Error on Line: " in message:
+        digits = message.split("CSV Error on Line: ", 1)[1].split()[0]
+        line = int(digits) if digits.isdigit() else None
+    return ParseError(path, line, "a /proc/net/dev capture (text lines)",
+                      message.splitlines()[0][:200])
+
+
+class Streamed:
+    """One capture being parsed on a connection: ``select`` is the rows to write, ``check``
+    rejects the written file at the first line that breaks the format."""
+
+    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection):
+        self.path, self.con = Path(path), con
+        windowed = _WINDOWED.format(lines=lines_sql(self.path))
         con.execute("set enable_progress_bar = false")
+        # DuckDB guesses a few dozen rows for a CSV it has not read, so it would build the
+        # join's hash table from the capture instead of from the small table of marks
+        con.execute("set disabled_optimizers = 'build_side_probe_side'")
+        # the numbered lines of a big capture go to disk rather than past this much memory
+        con.execute(f"set memory_limit = '{MEMORY_LIMIT}'")
+        con.execute(f"set temp_directory = {_literal(tempfile.gettempdir())}")
         try:
-            con.execute(_LINES, {"path": str(path)})
-        except duckdb.InvalidInputException:
-            read_text_strict(path)  # names the line of the first undecodable byte
-            raise
-        con.execute(_KINDS)
-        non_blank, samples, last_line = con.execute(
-            "select count(*) filter (where kind <> 'blank'), count(*) filter (where kind = 'sample'),"
-            " max(line_no) from kinds").fetchall()[0]
-        if not non_blank:
+            con.execute(_LINES.format(windowed=windowed))
+        except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
+            raise _unreadable(self.path, exc) from None
+        con.execute(_MARKS)
+        self.select = _ROWS
+
+    def check(self, written: Path) -> None:
+        con, path = self.con, self.path
+        bad_row = con.execute(_FIRST_BAD_ROW.format(written=_literal(written))).fetchall()[0][0]
+        marks = con.execute(
+            "select min(line_no) filter (where problem is not null), count(*), "
+            "count(*) filter (where kind = 'header'), max(line_no) filter (where kind = 'header'), "
+            "min(line_no) filter (where kind = 'sample') from netdev_marks").fetchall()[0]
+        bad_mark, n_marks, n_headers, last_header, first_sample = marks
+        rows = con.execute(f"select count(*) from read_parquet({_literal(written)})").fetchall()[0][0]
+        first = min((n for n in (bad_row, bad_mark) if n is not None), default=None)
+        if first is not None:
+            if first == bad_mark:
+                code, line = con.execute("select problem, line from netdev_marks where line_no = ?",
+                                         [first]).fetchall()[0]
+            else:
+                line = _line_text(path, first)
+                code = _row_problem(line, first_sample is not None and first_sample < first)
+            raise ParseError(path, first, _EXPECTED[code], _found(code, line))
+        if not rows and not n_marks:
             raise ParseError(path, 1, "a /proc/net/dev capture", "an empty file")
-        con.execute(_SAMPLES)
-        con.execute(_IFACES)
-        problem = con.execute(_FIRST_PROBLEM).fetchall()
-        if problem:
-            line_no, code = problem[0]
-            line = con.execute("select line from lines where line_no = ?", [line_no]).fetchall()[0][0]
-            raise ParseError(path, line_no, _EXPECTED[code], _found(code, line))
-        if not samples:
-            raise ParseError(path, last_line, "an '@ <unix seconds>' sample line",
+        if not rows and n_marks == n_headers:
+            raise ParseError(path, last_header + 1, "an '@ <unix seconds>' sample line",
                              "only '#' header lines")
-        return con.execute(_ROWS).df()
-    finally:
-        con.close()
+
+
+def stream(path: Path, con: duckdb.DuckDBPyConnection) -> Streamed:
+    return Streamed(path, con)
+
+
+def parse(path: Path) -> pd.DataFrame:
+    """All rows of one capture as a DataFrame (for tests and small files; the runner streams
+    the rows to Parquet without them becoming Python objects)."""
+    with tempfile.TemporaryDirectory(prefix="netdev-") as tmp:
+        con = duckdb.connect()  # private in-memory database: parsing never touches the warehouse
+        try:
+            rows = stream(path, con)
+            written = Path(tmp) / "rows.parquet"
+            con.execute(f"copy ({rows.select}) to {_literal(written)} (format parquet)")
+            rows.check(written)
+            return con.execute(f"select * from read_parquet({_literal(written)}) "
+                               "order by source_line").df()
+        finally:
+            con.close()
 
 
 FORMAT = Format(
     name="netdev",
     table="raw_netdev",
-    version=1,
+    version=2,
     columns={"sample_unix_s": "DOUBLE", "interface": "VARCHAR",
              **{name: "UBIGINT" for name in COUNTERS}},
     parse=parse,
-    description="/proc/net/dev counters per 50 Hz sample and interface (DuckDB read_text + regexp).",
+    stream=stream,
+    description="/proc/net/dev counters per 50 Hz sample and interface (streamed through DuckDB "
+                "read_csv into Parquet).",
     kinds=("duckdb",),
 )

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import jc
 
-from pipeline.ingest.base import Format, ParseError
+from pipeline.ingest.base import Format, ParseError, lines_strict
 
 _SUMMARY = re.compile(r"^(\d+) packets transmitted, (\d+) (?:packets )?received")
 _STATS_HEADER = re.compile(r"^--- .* ping statistics ---\s*$")
@@ -42,17 +42,6 @@ _WIN_HEADER = re.compile(r"^Pinging (\S+)(?: \[([^\]]+)\])? with \d+ bytes of da
 _WIN_PACKETS = re.compile(r"^\s*Packets: Sent = (\d+), Received = (\d+), Lost = (\d+)")
 _WIN_RTT = re.compile(r"^\s*Minimum = (\d+)ms, Maximum = (\d+)ms, Average = (\d+)ms")
 _WIN_UNREACHABLE = re.compile(r"^Reply from \S+: Destination (?:host|net) unreachable", re.I)
-
-
-def _lines(path: Path):
-    """(line number, text) of every line, decoded one by one so an error names its line."""
-    with open(path, "rb") as fh:
-        for n, raw in enumerate(fh, start=1):
-            try:
-                yield n, raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                raise ParseError(path, n, "UTF-8 text", f"byte 0x{raw[exc.start]:02x} at "
-                                 f"column {exc.start + 1}") from None
 
 
 def _row(**values) -> dict:
@@ -90,7 +79,7 @@ def _windows(path: Path, header: tuple[int, str], lines) -> list[dict]:
 
 def parse(path: Path) -> list[dict]:
     path = Path(path)
-    lines = _lines(path)
+    lines = lines_strict(path)
     header = None
     for n, text in lines:
         if text.strip():

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
 from ..faults import checkpoint
-from ..store import RawStore, present, write_parquet
+from ..store import RawStore, present, sql_literal, write_parquet
 from .base import Format, ParseError
 
 
@@ -62,7 +63,7 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
                     "sha256": entry.sha256, "parser_version": fmt.version}
         path = raw_data / entry.source_file
         try:
-            frame = _frame(fmt, fmt.parse(path), path)
+            n = _parse_into(store, fmt, path, target, campaign, entry, registry)
         except ParseError as exc:
             reason = str(exc).replace(str(raw_data) + "/", "")
             _quarantine(store, fmt, target, registry, reason, log, summary)
@@ -72,11 +73,6 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
                       f"({type(exc).__name__}: {exc}); the file is quarantined")
             _quarantine(store, fmt, target, registry, reason, log, summary)
             continue
-        checkpoint("ingest:parsed")
-        frame.insert(0, "campaign", campaign)
-        frame.insert(0, "source_file", entry.source_file)
-        n = write_parquet(target, columns_of(fmt), frame,
-                          registry={**registry, "status": "ok", "reason": None}, phase="ingest")
         store.drop_other_versions(target)
         summary.parsed += 1
         summary.rows += n
@@ -85,6 +81,30 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
             old.unlink()
             summary.removed += 1
     return summary
+
+
+def _parse_into(store, fmt: Format, path: Path, target: Path, campaign: str, entry,
+                registry: dict) -> int:
+    """Parse one file and write its rows to ``target``; returns the row count. A streaming
+    format's rows go from DuckDB straight into the temporary Parquet file, which its check
+    accepts or rejects before the rename; the others return rows in Python."""
+    ok = {**registry, "status": "ok", "reason": None}
+    if fmt.stream is None:
+        frame = _frame(fmt, fmt.parse(path), path)
+        checkpoint("ingest:parsed")
+        frame.insert(0, "campaign", campaign)
+        frame.insert(0, "source_file", entry.source_file)
+        return write_parquet(target, columns_of(fmt), frame, registry=ok, phase="ingest")
+    con = duckdb.connect()
+    try:
+        streamed = fmt.stream(path, con)
+        checkpoint("ingest:parsed")
+        rows = (f"select {sql_literal(entry.source_file)} as source_file, "
+                f"{sql_literal(campaign)} as campaign, * from ({streamed.select})")
+        return write_parquet(target, columns_of(fmt), None, registry=ok, select_sql=rows,
+                             con=con, phase="ingest", check=streamed.check)
+    finally:
+        con.close()
 
 
 def _quarantine(store, fmt, target, registry, reason, log, summary) -> None:
