@@ -7,7 +7,7 @@ export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: install tools docs test check defs-check dev launch serve clean
+.PHONY: install tools docs test check defs-check dev launch serve clean bench
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,11 @@ dev: install $(DAGSTER_HOME)/dagster.yaml
 # everything downstream of it.
 launch: install $(DAGSTER_HOME)/dagster.yaml
 	args="$$($(BIN)/python -m pipeline.launch_args $(CAMPAIGN))" && dg launch --job rebuild_everything $$args
+
+# Speed and memory targets, side by side in one run (bench/README.md); exits 1 on a miss.
+# BENCH_ARGS: e.g. BENCH_ARGS="--quick" for a smoke run, "--only netdev --runs 5".
+bench: install
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 serve: docs
 	$(BIN)/mkdocs serve

@@ -1,0 +1,75 @@
+"""``python -m bench [--quick] [--only netdev,ping,builds,startup] [--work DIR]``
+
+Generates its inputs in ``--work`` (default ``.bench/``, gitignored), runs each comparison
+side by side (medians of ``--runs``, default 3), prints a table, writes it into
+bench/README.md between the result markers, and exits 1 when a target is missed.
+``--quick`` uses small inputs (a smoke run, not the targets' sizes).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import os
+import sys
+from pathlib import Path
+
+from . import targets
+from .measure import ROOT
+
+README = Path(__file__).with_name("README.md")
+BEGIN, END = "<!-- results: begin -->", "<!-- results: end -->"
+
+
+def table(results) -> str:
+    lines = ["| target | measured | baseline | value | wanted | |", "|---|---|---|---:|---:|---|"]
+    for r in results:
+        lines.append(f"| {r.target} | {r.measured} | {r.baseline or '—'} | {r.value:g} | "
+                     f"{r.wanted} | {'met' if r.passed else '**missed**'} |")
+    return "\n".join(lines)
+
+
+def write_readme(results, args) -> None:
+    text = README.read_text(encoding="utf-8")
+    stamp = (f"Latest run: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
+             f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+             f"runs={args.runs}{', --quick' if args.quick else ''}.")
+    block = f"{BEGIN}\n{stamp}\n\n{table(results)}\n{END}"
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    README.write_text(head + block + tail, encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench")
+    ap.add_argument("--only", default="netdev,ping,builds,startup")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--work", default=str(ROOT / ".bench"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--netdev-mb", type=int, default=1024)
+    args = ap.parse_args(argv)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    only = set(args.only.split(","))
+    netdev_mb = 20 if args.quick else args.netdev_mb
+    results = []
+    if "netdev" in only:
+        results += targets.netdev(work, netdev_mb, args.runs)
+    if "ping" in only:
+        results += targets.ping(work, 50_000 if args.quick else 1_000_000, args.runs)
+    if "builds" in only:
+        results += targets.builds(work, args.runs)
+    if "startup" in only:
+        results += targets.startup(max(args.runs, 5))
+    print(table(results))
+    if not args.quick and only == {"netdev", "ping", "builds", "startup"}:
+        write_readme(results, args)
+    missed = [r.target for r in results if not r.passed]
+    if missed:
+        print(f"missed: {'; '.join(missed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
