@@ -1,8 +1,8 @@
 """``python -m bench [--quick] [--only netdev,ping,builds,startup] [--work DIR]``
 
 Generates its inputs in ``--work`` (default ``.bench/``, gitignored), runs each comparison
-side by side (medians of ``--runs``, default 3), prints a table, writes it into
-bench/README.md between the result markers, and exits 1 when a target is missed.
+side by side (medians of ``--runs``, default 3), prints a table, writes the rows of the targets
+it ran into bench/README.md between the result markers, and exits 1 when a target is missed.
 ``--quick`` uses small inputs (a smoke run, not the targets' sizes).
 """
 from __future__ import annotations
@@ -21,23 +21,34 @@ README = Path(__file__).with_name("README.md")
 BEGIN, END = "<!-- results: begin -->", "<!-- results: end -->"
 
 
+HEADER = ["| target | measured | baseline | value | wanted | | run |",
+          "|---|---|---|---:|---:|---|---|"]
+
+
+def row(r, stamp: str = "") -> str:
+    return (f"| {r.target} | {r.measured} | {r.baseline or '—'} | {r.value:g} | {r.wanted} | "
+            f"{'met' if r.passed else '**missed**'} | {stamp} |")
+
+
 def table(results) -> str:
-    lines = ["| target | measured | baseline | value | wanted | |", "|---|---|---|---:|---:|---|"]
-    for r in results:
-        lines.append(f"| {r.target} | {r.measured} | {r.baseline or '—'} | {r.value:g} | "
-                     f"{r.wanted} | {'met' if r.passed else '**missed**'} |")
-    return "\n".join(lines)
+    return "\n".join([*HEADER, *(row(r) for r in results)])
 
 
 def write_readme(results, args) -> None:
+    """Replace the rows of the targets that ran (a row per target; rows of targets this run
+    did not measure stay, each with the date of the run that measured it)."""
     text = README.read_text(encoding="utf-8")
-    stamp = (f"Latest run: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
-             f"{os.cpu_count()} cores, Python {platform.python_version()}, "
-             f"runs={args.runs}{', --quick' if args.quick else ''}.")
-    block = f"{BEGIN}\n{stamp}\n\n{table(results)}\n{END}"
     head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    README.write_text(head + block + tail, encoding="utf-8")
+    old, _, tail = rest.partition(END)
+    rows = [line for line in old.splitlines() if line.startswith("| ") and line not in HEADER]
+    stamp = (f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
+             f"Python {platform.python_version()}, median of {args.runs}")
+    measured = [row(r, stamp) for r in results]
+    kept = [line for line in rows
+            if not any(line.startswith(f"| {r.target} |") for r in results)]
+    rows = measured + kept          # this run's rows first, in the order they were measured
+    README.write_text(head + BEGIN + "\n" + "\n".join([*HEADER, *rows]) + "\n" + END + tail,
+                      encoding="utf-8")
 
 
 def main(argv=None) -> int:
@@ -62,7 +73,7 @@ def main(argv=None) -> int:
     if "startup" in only:
         results += targets.startup(max(args.runs, 5))
     print(table(results))
-    if not args.quick and only == {"netdev", "ping", "builds", "startup"}:
+    if not args.quick:
         write_readme(results, args)
     missed = [r.target for r in results if not r.passed]
     if missed:

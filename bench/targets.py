@@ -34,8 +34,8 @@ def _s(sample: Sample) -> str:
 
 
 def netdev(work: Path, size_mb: int, runs: int) -> list[Result]:
-    capture = work / "capture.netdev"
-    if not capture.exists() or abs(capture.stat().st_size - size_mb * 10**6) > 10**6:
+    capture = work / f"capture-{size_mb}MB.netdev"
+    if not capture.exists():
         generate.netdev_capture(capture, size_mb * 10**6)
     scan = child("netdev_duckdb_scan", capture, runs=runs)
     light = child("netdev_light_scan", capture, runs=runs)
@@ -51,7 +51,7 @@ def netdev(work: Path, size_mb: int, runs: int) -> list[Result]:
 
 
 def ping(work: Path, lines: int, runs: int) -> list[Result]:
-    path = work / "ping.txt"
+    path = work / f"ping-{lines}-lines.txt"
     if not path.exists():
         generate.ping_run(path, lines)
     ours = child("ingest_file", "ping", path, work / "store-ping", runs=runs)

@@ -20,6 +20,7 @@ import sys
 
 from . import build_key
 from .docs_publish import clean_staging, recover
+from .faults import checkpoint
 from .lock import OWNER_ENV, BuildLockedError, writer_lock
 from .project import Project
 
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         print(record["summary"], file=sys.stderr)
         return int(record["exit_code"])
     build_key.forget(project)
+    checkpoint("build:starting")    # decided to build, nothing built yet (tests stop here)
     from .build import build        # Dagster: imported only when there is work to do
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")

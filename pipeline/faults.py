@@ -2,7 +2,8 @@
 (SIGKILL, no cleanup) when the build reaches that point, so a test can prove that a kill at
 exactly that moment leaves every file old or new. Unset, a checkpoint costs one dict lookup.
 
-Points: ``ingest:parsed`` (rows parsed, nothing written), ``ingest:written`` (the new Parquet
+Points: ``build:starting`` (``make docs`` decided there is work to do: the last build's record
+is gone, nothing else touched), ``ingest:parsed`` (rows parsed, nothing written), ``ingest:written`` (the new Parquet
 file written under its temporary name), ``ingest:renamed`` (renamed into place, the old
 version not yet removed), ``page:staged`` (a page rendered into the staging folder),
 ``docs:publishing`` (half of docs/ replaced).
