@@ -90,9 +90,9 @@ def scan(layout: Layout, campaign: str) -> Scan:
 
 def stored_files(layout: Layout, campaign: str) -> list[FileEntry]:
     """The file list the last scan of ``campaign`` stored."""
-    import duckdb
+    from . import scratch
     from .store import FILE_COLUMNS
-    con = duckdb.connect()
+    con = scratch.cursor()
     try:
         rows = con.execute(layout.store.relation(campaign, "raw_files", FILE_COLUMNS)).fetchall()
     finally:

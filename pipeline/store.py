@@ -24,6 +24,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from . import scratch
 from .faults import checkpoint
 
 REGISTRY_KEY = "interconnect_registry"
@@ -103,7 +104,7 @@ class RawStore:
         paths = [str(p) for t in tables for p in self.files(campaign, t)]
         if not paths:
             return []
-        con = duckdb.connect()
+        con = scratch.cursor()
         try:
             rows = con.execute(
                 "select decode(m.value), f.num_rows from parquet_kv_metadata(?) m "
@@ -158,7 +159,7 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     own = con is None
-    con = con or duckdb.connect()
+    con = con or scratch.cursor()
     try:
         options = "format parquet"
         if select_sql is not None:
