@@ -36,6 +36,7 @@ import duckdb
 import pandas as pd
 
 from pipeline.ingest.base import Format, ParseError, lines_strict
+from pipeline.store import sql_literal
 
 COUNTERS = ("rx_bytes", "rx_packets", "rx_errs", "rx_drop",
             "tx_bytes", "tx_packets", "tx_errs", "tx_drop")
@@ -49,7 +50,7 @@ MEMORY_LIMIT = "1GB"
 
 
 def _literal(text) -> str:
-    return "'" + str(text).replace("'", "''") + "'"
+    return sql_literal(str(text))
 
 
 def lines_sql(path: Path) -> str:
