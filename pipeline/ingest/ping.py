@@ -37,6 +37,7 @@ from pipeline.ingest.base import Format, ParseError, lines_strict
 _SUMMARY = re.compile(r"^(\d+) packets transmitted, (\d+) (?:packets )?received")
 _STATS_HEADER = re.compile(r"^--- .* ping statistics ---\s*$")
 _PIPE = re.compile(r", pipe (\d+)")
+_ERRORS = re.compile(r", \+(\d+) errors")
 _RTT_KIND = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev))? = ")
 _WIN_HEADER = re.compile(r"^Pinging (\S+)(?: \[([^\]]+)\])? with \d+ bytes of data:\s*$")
 _WIN_PACKETS = re.compile(r"^\s*Packets: Sent = (\d+), Received = (\d+), Lost = (\d+)")
@@ -127,9 +128,13 @@ def parse(path: Path) -> list[dict]:
     # iputils prints "+N errors" only when N > 0, and is the one that ends its summary line with
     # ", time %ldms": there a missing count is 0; busybox and BSD do not count errors (NULL)
     iputils = bool(re.search(r", time \d+ms", text))
+    # read from the summary line itself: jc drops "+N errors" when no reply came back
+    # (tests/test_roundtrip_netdev_ping.py found it)
+    errors = next((int(m[1]) for t in summary_lines if _SUMMARY.match(t) and (m := _ERRORS.search(t))),
+                  0 if iputils else None)
     deviation = d.get("round_trip_ms_stddev")
     return [_row(destination=d["destination"], packets_transmitted=sent,
-                 packets_received=received, errors=d.get("errors", 0 if iputils else None),
+                 packets_received=received, errors=errors,
                  packet_loss_fraction=(sent - received) / sent,
                  rtt_min_ms=d.get("round_trip_ms_min"), rtt_avg_ms=d.get("round_trip_ms_avg"),
                  rtt_max_ms=d.get("round_trip_ms_max"),
@@ -141,7 +146,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="ping",
     table="raw_ping",
-    version=2,
+    version=3,
     columns={"destination": "VARCHAR", "packets_transmitted": "INTEGER",
              "packets_received": "INTEGER", "errors": "INTEGER", "unreachable_replies": "INTEGER",
              "packet_loss_fraction": "DOUBLE", "rtt_min_ms": "DOUBLE", "rtt_avg_ms": "DOUBLE",

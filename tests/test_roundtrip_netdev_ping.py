@@ -1,0 +1,170 @@
+"""Property-based round trips: captures and ping runs printed from random values through the
+tools' own format strings parse back to exactly those values; cut short or given a foreign line,
+they give a ParseError naming a line, never a crash or a wrong value.
+
+Format strings: the kernel's ``dev_seq_printf_stats`` (net/core/net-procfs.c) for /proc/net/dev;
+iputils ``ping_common.c`` (``%d bytes from %s: icmp_seq=%u ttl=%d time=%.3f ms``, ``--- %s ping
+statistics ---``, ``%ld packets transmitted, %ld received``, ``, +%ld errors``, ``, %g%% packet
+loss, time %ldms``, ``rtt min/avg/max/mdev = %ld.%03ld/…``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from pipeline.ingest import netdev, ping
+from pipeline.ingest.base import ParseError
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+KERNEL = "%6s: %7d %7d %4d %4d %4d %5d %10d %9d %8d %7d %4d %4d %4d %5d %7d %10d\n"
+TITLES = ("Inter-|   Receive                                                |  Transmit\n"
+          " face |bytes    packets errs drop fifo frame compressed multicast"
+          "|bytes    packets errs drop fifo colls carrier compressed\n")
+U64 = 2**64 - 1
+counter = st.one_of(st.integers(0, U64), st.sampled_from([0, 2**32 - 1, 2**32, 2**32 + 1, U64]))
+name = st.text("abcdefghijklmnopqrstuvwxyz0123456789.-_", min_size=1, max_size=15)
+sample = st.tuples(
+    st.integers(0, 4_000_000_000_000_000).map(lambda us: us / 1e6),   # time, 6 decimals
+    st.dictionaries(name, st.lists(counter, min_size=16, max_size=16), max_size=4))
+captures = st.lists(sample, min_size=1, max_size=6)
+
+
+def _print(samples) -> tuple[str, list[tuple]]:
+    """The capture's text and the rows it must parse to (time, iface, 8 counters, line)."""
+    lines = ["# procnetdev-capture v1\n", "# host=h rate_hz=50\n"]
+    rows = []
+    for t, ifaces in samples:
+        lines.append(f"@ {t:.6f}\n")
+        lines.extend(TITLES.splitlines(keepends=True))
+        for iface, c in ifaces.items():
+            lines.append(KERNEL % (iface, *c))
+            rows.append((float(f"{t:.6f}"), iface, *(c[p - 1] for p in (1, 2, 3, 4, 9, 10, 11, 12)),
+                         len(lines)))
+    return "".join(lines), rows
+
+
+def _rows(frame) -> list[tuple]:
+    return [(r.sample_unix_s, r.interface, *(int(getattr(r, c)) for c in netdev.COUNTERS),
+             int(r.source_line)) for r in frame.itertuples()]
+
+
+def _write(tmp_path: Path, data) -> Path:
+    path = tmp_path / "capture.netdev"
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+@SETTINGS
+@given(captures)
+def test_netdev_parses_back_what_the_kernel_printed(tmp_path, samples):
+    text, rows = _print(samples)
+    assert _rows(netdev.parse(_write(tmp_path, text))) == rows
+
+
+@SETTINGS
+@given(captures, st.integers(1, 10**9))
+def test_netdev_cut_short_is_an_error_or_a_prefix_of_the_truth(tmp_path, samples, where):
+    text, rows = _print(samples)
+    cut = text.encode()[: where % (len(text) + 1)]
+    try:
+        got = _rows(netdev.parse(_write(tmp_path, cut)))
+    except ParseError as exc:
+        # the line it names is in the file, or the one after its end (a sample expected there)
+        assert exc.line is not None and 1 <= exc.line <= len(cut.splitlines()) + 1
+        return
+    # a cut inside the last (unstored) counter of a line leaves the stored ones intact
+    assert got == rows[:len(got)]
+
+
+@SETTINGS
+@given(captures, st.text("abcdefghijklmnopqrstuvwxyz =!?", min_size=1, max_size=40), st.integers(0, 100))
+def test_netdev_a_foreign_line_is_named_by_number(tmp_path, samples, junk, at):
+    text, _ = _print(samples)
+    lines = text.splitlines(keepends=True)
+    if not junk.strip() or junk.lstrip().startswith(("face |", "Inter-|")):
+        return
+    at = 2 + at % (len(lines) - 1)                     # after the header, 1-based line number
+    lines.insert(at - 1, "x" + junk + "\n")            # no ':', not a title: unknown to the format
+    with pytest.raises(ParseError) as info:
+        netdev.parse(_write(tmp_path, "".join(lines)))
+    assert info.value.line == at
+
+
+@SETTINGS
+@given(captures, st.binary(min_size=1, max_size=4).filter(lambda b: _not_utf8(b)), st.integers(0, 100))
+def test_netdev_undecodable_bytes_name_their_line(tmp_path, samples, junk, at):
+    text, _ = _print(samples)
+    lines = [line.encode() for line in text.splitlines(keepends=True)]
+    at = 1 + at % len(lines)
+    lines[at - 1] = junk + lines[at - 1]
+    with pytest.raises(ParseError) as info:
+        netdev.parse(_write(tmp_path, b"".join(lines)))
+    assert info.value.line == at and "UTF-8" in str(info.value)
+
+
+def _not_utf8(b: bytes) -> bool:
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b"\n" not in b
+    return False
+
+
+rtt = st.integers(0, 999_999)                           # microseconds, printed %ld.%03ld
+
+
+@SETTINGS
+@given(sent=st.integers(1, 10**6), lost=st.integers(0, 10**6), errors=st.integers(0, 50),
+       times=st.lists(rtt, min_size=4, max_size=4), replies=st.integers(0, 5))
+# found by this test: jc reads no "+1 errors" from a summary with no reply (errors came out 0)
+@example(sent=1, lost=1, errors=1, times=[0, 0, 0, 0], replies=0)
+def test_iputils_ping_parses_back_its_summary(tmp_path, sent, lost, errors, times, replies):
+    received = max(sent - lost, 0)
+    lo, avg, hi, mdev = sorted(times[:3]) + [times[3]]
+    lines = ["PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.\n"]
+    lines += [f"64 bytes from 10.0.0.2: icmp_seq={i + 1} ttl=64 time={lo / 1000:.3f} ms\n"
+              for i in range(min(replies, received))]
+    loss = 100.0 * (sent - received) / sent
+    counts = f"{sent} packets transmitted, {received} received"
+    if errors:
+        counts += f", +{errors} errors"
+    lines += ["\n", "--- 10.0.0.2 ping statistics ---\n",
+              f"{counts}, {loss:g}% packet loss, time {sent * 1000}ms\n"]
+    if received:
+        ms = lambda us: f"{us // 1000}.{us % 1000:03d}"   # noqa: E731 - ping's %ld.%03ld
+        lines.append(f"rtt min/avg/max/mdev = {ms(lo)}/{ms(avg)}/{ms(hi)}/{ms(mdev)} ms\n")
+    path = tmp_path / "ping.txt"
+    path.write_text("".join(lines))
+    (row,) = ping.parse(path)
+    assert (row["destination"], row["packets_transmitted"], row["packets_received"],
+            row["errors"]) == ("10.0.0.2", sent, received, errors)
+    assert row["packet_loss_fraction"] == (sent - received) / sent
+    assert row["source_line"] == len(lines) - (1 if received else 0)
+    if received:
+        assert (row["rtt_min_ms"], row["rtt_avg_ms"], row["rtt_max_ms"], row["rtt_mdev_ms"]) == \
+            pytest.approx((lo / 1000, avg / 1000, hi / 1000, mdev / 1000), abs=1e-9)
+    else:
+        assert row["rtt_min_ms"] is None and row["rtt_avg_ms"] is None
+
+
+@SETTINGS
+@given(st.integers(1, 300))
+def test_ping_cut_short_is_an_error_never_a_crash(tmp_path, where):
+    text = ("PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.\n"
+            "64 bytes from 10.0.0.2: icmp_seq=1 ttl=64 time=0.250 ms\n\n"
+            "--- 10.0.0.2 ping statistics ---\n"
+            "1 packets transmitted, 1 received, 0% packet loss, time 0ms\n"
+            "rtt min/avg/max/mdev = 0.250/0.250/0.250/0.000 ms\n")
+    path = tmp_path / "ping.txt"
+    path.write_text(text[: where % (len(text) + 1)])
+    try:
+        (row,) = ping.parse(path)
+    except ParseError as exc:
+        assert exc.line is not None
+        return
+    # whatever parses is the truth: the summary line is complete, so are its counts
+    assert (row["packets_transmitted"], row["packets_received"]) == (1, 1)
