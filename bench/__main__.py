@@ -42,7 +42,7 @@ def write_readme(results, args) -> None:
     old, _, tail = rest.partition(END)
     rows = [line for line in old.splitlines() if line.startswith("| ") and line not in HEADER]
     stamp = (f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
-             f"Python {platform.python_version()}, median of {args.runs}")
+             f"Python {platform.python_version()}")
     measured = [row(r, stamp) for r in results]
     kept = [line for line in rows
             if not any(line.startswith(f"| {r.target} |") for r in results)]
