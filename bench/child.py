@@ -29,7 +29,7 @@ def netdev_duckdb_scan(path: str) -> dict:
     total = " + ".join(f"cast(f[{p}] as ubigint)" for p in (1, 2, 3, 4, 9, 10, 11, 12))
     con = duckdb.connect()
     con.execute("set enable_progress_bar = false")
-    n, s = con.execute(f"select count(*), sum({total}::hugeint) from (select {fields} as f "
+    n, _total = con.execute(f"select count(*), sum({total}::hugeint) from (select {fields} as f "
                        f"from {lines_sql(Path(path))} where contains(line, ':'))").fetchall()[0]
     return {"rows": n}
 

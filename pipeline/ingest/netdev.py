@@ -49,13 +49,9 @@ _ONE_COLUMN = "\x01\x02\x03\x04"
 MEMORY_LIMIT = "1GB"
 
 
-def _literal(text) -> str:
-    return sql_literal(str(text))
-
-
 def lines_sql(path: Path) -> str:
     """Every line of ``path`` as ``line`` (NULL when empty), in file order."""
-    return (f"read_csv({_literal(path)}, columns={{'line': 'VARCHAR'}}, delim='{_ONE_COLUMN}', "
+    return (f"read_csv({sql_literal(str(path))}, columns={{'line': 'VARCHAR'}}, delim='{_ONE_COLUMN}', "
             "quote='', escape='', header=false, auto_detect=false)")
 
 
@@ -123,9 +119,11 @@ left join netdev_marks s on s.line_no = i.sample_line
 """.replace("{counters}", ",\n    ".join(
     f"try_cast(f[{p}] as ubigint) as {name}" for p, name in zip(_POSITIONS, COUNTERS)))
 
-_FIRST_BAD_ROW = """
-select min(source_line) from read_parquet({written})
-where sample_unix_s is null or interface is null or {nulls}
+# One scan of the written file: its first bad row (if any) and its row count.
+_WRITTEN = """
+select min(source_line) filter (where sample_unix_s is null or interface is null or {nulls}),
+    count(*)
+from read_parquet({written})
 """.replace("{nulls}", " or ".join(f"{name} is null" for name in COUNTERS))
 
 _EXPECTED = {
@@ -196,7 +194,7 @@ class Streamed:
         con.execute("set disabled_optimizers = 'build_side_probe_side'")
         # the numbered lines of a big capture go to disk rather than past this much memory
         con.execute(f"set memory_limit = '{MEMORY_LIMIT}'")
-        con.execute(f"set temp_directory = {_literal(tempfile.gettempdir())}")
+        con.execute(f"set temp_directory = {sql_literal(tempfile.gettempdir())}")
         try:
             con.execute(_LINES.format(windowed=windowed))
         except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
@@ -206,13 +204,12 @@ class Streamed:
 
     def check(self, written: Path) -> None:
         con, path = self.con, self.path
-        bad_row = con.execute(_FIRST_BAD_ROW.format(written=_literal(written))).fetchall()[0][0]
+        bad_row, rows = con.execute(_WRITTEN.format(written=sql_literal(str(written)))).fetchall()[0]
         marks = con.execute(
             "select min(line_no) filter (where problem is not null), count(*), "
             "count(*) filter (where kind = 'header'), max(line_no) filter (where kind = 'header'), "
             "min(line_no) filter (where kind = 'sample') from netdev_marks").fetchall()[0]
         bad_mark, n_marks, n_headers, last_header, first_sample = marks
-        rows = con.execute(f"select count(*) from read_parquet({_literal(written)})").fetchall()[0][0]
         first = min((n for n in (bad_row, bad_mark) if n is not None), default=None)
         if first is not None:
             if first == bad_mark:
@@ -241,9 +238,9 @@ def parse(path: Path) -> pd.DataFrame:
         try:
             rows = stream(path, con)
             written = Path(tmp) / "rows.parquet"
-            con.execute(f"copy ({rows.select}) to {_literal(written)} (format parquet)")
+            con.execute(f"copy ({rows.select}) to {sql_literal(str(written))} (format parquet)")
             rows.check(written)
-            return con.execute(f"select * from read_parquet({_literal(written)}) "
+            return con.execute(f"select * from read_parquet({sql_literal(str(written))}) "
                                "order by source_line").df()
         finally:
             con.close()
