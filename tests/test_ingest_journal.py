@@ -21,10 +21,20 @@ BAD_REASONS = {
     # a binary .journal file: magic LPKSHHRH, then non-UTF-8 bytes (0xd0 0xed is not UTF-8)
     "binary-journal.json": (1, "expected UTF-8 text (a llama-server log), found byte 0xd0"),
     "short-output.json": (1, "journalctl -o short output, which has no year and no time zone"),
-    "cut-last-line.json": (4, "one JSON object per line"),
     "json-seq.json": (1, "Expecting value at column 1"),       # RS-prefixed records
     "docker-json-file.json": (1, "a journal entry with __REALTIME_TIMESTAMP"),
 }
+
+
+def test_an_export_cut_mid_entry_keeps_its_complete_entries():
+    # journalctl -o json copied while it ran: 3 whole entries, the 4th cut inside its object
+    # (no newline): kept as a truncated line, none of its fields read
+    rows = parse(FIX / "cut" / "cut-last-line.json")
+    assert [r["source_line"] for r in rows] == [1, 2, 3, 4]
+    assert all(r["realtime_us"] is not None and r["event"] != "truncated" for r in rows[:3])
+    last = rows[3]
+    assert last["event"] == "truncated" and last["realtime_us"] is None
+    assert last["message"].startswith("{") and last["message"].endswith('"_COMM":"llama-server"')
 
 
 def test_fixture_sets_are_complete():

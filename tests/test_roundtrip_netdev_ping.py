@@ -168,3 +168,93 @@ def test_ping_cut_short_is_an_error_never_a_crash(tmp_path, where):
         return
     # whatever parses is the truth: the summary line is complete, so are its counts
     assert (row["packets_transmitted"], row["packets_received"]) == (1, 1)
+
+
+# --- busybox, macOS/BSD and Windows ping, from their format strings ----------------------------
+# busybox networking/ping.c: "PING %s (%s): %d data bytes", "%d bytes from %s: seq=%u ttl=%d
+# time=%u.%03u ms", "%lu packets transmitted, %lu packets received, %u%% packet loss",
+# "round-trip min/avg/max = %u.%03u/%u.%03u/%u.%03u ms"; BSD/macOS sbin/ping/ping.c: the same
+# header, "icmp_seq=%u … time=%.3f ms", ", +%ld duplicates", "%.1f%% packet loss",
+# "round-trip min/avg/max/stddev = %.3f/%.3f/%.3f/%.3f ms"; Windows ping.exe (CRLF):
+# "Pinging %s [%s] with 32 bytes of data:", "Reply from %s: bytes=32 time=%dms TTL=%d",
+# "Reply from %s: Destination host unreachable.", "    Packets: Sent = %d, Received = %d, Lost =
+# %d (%d%% loss),", "    Minimum = %dms, Maximum = %dms, Average = %dms".
+
+@st.composite
+def other_pings(draw):
+    """(tool, text, the row it must parse to)."""
+    tool = draw(st.sampled_from(["busybox", "bsd", "windows"]))
+    sent = draw(st.integers(1, 10**5))
+    received = draw(st.integers(0, sent))
+    ip = f"10.{draw(st.integers(0, 255))}.{draw(st.integers(0, 255))}.{draw(st.integers(1, 254))}"
+    times = sorted(draw(st.lists(st.integers(0, 999_999), min_size=3, max_size=3)))
+    lo, avg, hi = times[0], times[1], times[2]
+    row = dict.fromkeys(ping.FORMAT.columns)
+    row.update(destination=ip, packets_transmitted=sent, packets_received=received,
+               packet_loss_fraction=(sent - received) / sent)
+    if tool == "windows":
+        unreachable = draw(st.integers(0, sent - received))      # counted as received by ping.exe
+        lo, avg, hi = (t // 1000 for t in (lo, avg, hi))           # whole ms
+        lines = [f"Pinging {ip} with 32 bytes of data:", *[f"Reply from {ip}: bytes=32 time={lo}ms TTL=64"
+                                                              for _ in range(min(received, 3))],
+                 *[f"Reply from 10.0.0.1: Destination host unreachable." for _ in range(unreachable)],
+                 "", f"Ping statistics for {ip}:"]
+        shown = received + unreachable
+        lines.append(f"    Packets: Sent = {sent}, Received = {shown}, Lost = {sent - shown} "
+                     f"({100 * (sent - shown) // sent}% loss),")
+        row.update(unreachable_replies=unreachable, source_line=len(lines))
+        if shown:
+            lines += ["Approximate round trip times in milli-seconds:",
+                      f"    Minimum = {lo}ms, Maximum = {hi}ms, Average = {avg}ms"]
+        if received:
+            row.update(rtt_min_ms=float(lo), rtt_avg_ms=float(avg), rtt_max_ms=float(hi))
+        return tool, "\r\n".join(lines) + "\r\n", row
+    ms = lambda us: f"{us // 1000}.{us % 1000:03d}"   # noqa: E731 - %u.%03u and %.3f print alike
+    lines = [f"PING {ip} ({ip}): 56 data bytes",
+             *[f"64 bytes from {ip}: {'seq' if tool == 'busybox' else 'icmp_seq'}={i} ttl=64 time={ms(lo)} ms"
+               for i in range(min(received, 3))], "", f"--- {ip} ping statistics ---"]
+    loss = 100 * (sent - received) // sent if tool == "busybox" else 100 * (sent - received) / sent
+    lines.append(f"{sent} packets transmitted, {received} packets received, "
+                 + (f"{loss}% packet loss" if tool == "busybox" else f"{loss:.1f}% packet loss"))
+    row["source_line"] = len(lines)
+    if received:
+        if tool == "busybox":
+            lines.append(f"round-trip min/avg/max = {ms(lo)}/{ms(avg)}/{ms(hi)} ms")
+        else:
+            dev = draw(st.integers(0, 999_999))
+            lines.append(f"round-trip min/avg/max/stddev = {ms(lo)}/{ms(avg)}/{ms(hi)}/{ms(dev)} ms")
+            row["rtt_stddev_ms"] = pytest.approx(dev / 1000, abs=1e-9)
+        row.update(rtt_min_ms=pytest.approx(lo / 1000, abs=1e-9), rtt_avg_ms=pytest.approx(avg / 1000, abs=1e-9),
+                   rtt_max_ms=pytest.approx(hi / 1000, abs=1e-9))
+    return tool, "\n".join(lines) + "\n", row
+
+
+@SETTINGS
+@given(other_pings())
+def test_busybox_bsd_and_windows_ping_parse_back(tmp_path, case):
+    _, text, expected = case
+    path = tmp_path / "ping.txt"
+    path.write_bytes(text.encode())
+    assert ping.parse(path) == [expected]
+
+
+@SETTINGS
+@given(other_pings(), st.integers(0, 10**9))
+def test_any_ping_cut_short_is_an_error_or_the_whole_truth(tmp_path, case, where):
+    # found by this test: an rtt line cut inside its numbers ("= 0.250/0.25") was read as a
+    # smaller maximum; Windows' "Minimum = …" line cut short lost the rtt without a word
+    _, text, expected = case
+    data = text.encode()
+    cut = data[: where % len(data)]
+    path = tmp_path / "ping.txt"
+    path.write_bytes(cut)
+    try:
+        (row,) = ping.parse(path)
+    except ParseError as exc:
+        assert exc.line is not None and 1 <= exc.line <= cut.count(b"\n") + 1
+        return
+    # what parsed has its counts and every rtt it read right (a cut summary may leave rtt out)
+    for key in ("destination", "packets_transmitted", "packets_received", "source_line"):
+        assert row[key] == expected[key]
+    for key in ("rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "rtt_stddev_ms"):
+        assert row[key] is None or row[key] == expected[key]

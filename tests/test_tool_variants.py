@@ -105,7 +105,10 @@ def _mixed_deploy(root: Path) -> None:
     (dest / "ethtool/server-eno1.json").write_text(SERVER_ETHTOOL_JSON)
     _replace_entry(dest, "ethtool/server-eno1.txt", "ethtool/server-eno1.json")
     shutil.copy(FIX / "iperf3/good/udp-3.16.json", dest / "iperf3/claw-to-server-udp.json")
-    shutil.copy(FIX / "llama_logs/good/short-iso.log", dest / "journal/old-build.log")
+    # copied while the server was writing: its last line ends inside "n_tokens = 1099"
+    old_build = (FIX / "llama_logs/good/short-iso.log").read_text()
+    assert old_build.endswith("n_tokens = 1099, truncated = 0\n")
+    (dest / "journal/old-build.log").write_text(old_build.removesuffix("99, truncated = 0\n"))
     shutil.copy(FIX / "llama_logs/bad/short.log", dest / "journal/short.log")
     shutil.copy(FIX / "iperf3/bad/stream-error.json", dest / "iperf3/stream-error.json")
     shutil.copy(FIX / "ethtool/bad/json-truncated.json", dest / "ethtool/cut.json")
@@ -257,8 +260,12 @@ def test_bad_files_named_on_the_page_and_on_data_quality(mixed):
         assert where in row, row
         assert f"deployments/mixed-deploy/{path}" in quality
     # the old build's "[131B blob data]" line (line 10) is named, the rest of it read
-    blob = next(l for l in notes.splitlines() if "journal/old-build.log" in l)
+    blob = next(l for l in notes.splitlines() if "journal/old-build.log" in l and "partly read" in l)
     assert "partly read" in blob and "1 line(s)" in blob and "first at line 10" in blob
+    # and its last line, cut after "n_tokens = 10", is named, not read as 10 tokens
+    last = (FIX / "llama_logs/good/short-iso.log").read_text().count("\n")
+    cut = next(l for l in notes.splitlines() if "journal/old-build.log" in l and "cut short" in l)
+    assert f"the last line ({last})" in cut and "not read" in cut
 
 
 def test_v211_tagged_nccl_log_gives_the_same_times(mixed, built):

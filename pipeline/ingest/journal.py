@@ -14,6 +14,9 @@ The kind of file is detected from its first line:
   (FORMAT_BYTES: ``123B``, ``1.2K``): its bytes are not in the export, so the line is kept as an
   ``unreadable`` event that Data quality names. Further lines of a multi-line message are
   indented by the prefix width; journalctl's own ``-- Boot … --`` lines are skipped.
+- A last line without its newline was cut while the file was written (a log copied from a running
+  server): its text is kept as a ``truncated`` event with no field read (a cut ``n_tokens = 12``
+  of ``123`` would read as 12), and Data quality names it. A complete JSON object is read.
 - ``docker logs --timestamps``: ``<RFC 3339 time with nanoseconds>Z <message>``;
 - ``journalctl -o cat``, a plain stderr file (``llama-server … 2> server.log``, ``docker logs``):
   every line is a message. With ``--log-timestamps`` each line starts with the time since the
@@ -99,6 +102,21 @@ def _json_entry(path: Path, line_no: int, raw: bytes) -> dict:
             "message": message.removeprefix("\r") if message is not None else None}
 
 
+def _complete_json(raw: bytes) -> bool:
+    try:
+        return isinstance(json.loads(raw), dict)
+    except ValueError:
+        return False
+
+
+def _truncated(line_no: int, raw: bytes) -> dict:
+    """A last line with no newline: the file was cut (copied while the server wrote it). Its text
+    is kept; none of its fields is read, since a number cut short would read as a smaller one."""
+    return {"realtime_us": None, "hostname": None, "unit": None, "pid": None,
+            "message": raw.decode("utf-8", errors="replace").rstrip("\r"), "log_rel_s": None,
+            **dict.fromkeys(FIELDS), "event": "truncated", "source_line": line_no}
+
+
 def _iso_us(m: re.Match) -> int:
     off = m["off"]
     if off == "Z":
@@ -138,6 +156,9 @@ def parse(path: Path) -> list[dict]:
         for line_no, raw in enumerate(f, start=1):
             if not raw.strip():
                 continue  # a blank line (trailing newline) carries no entry
+            if not raw.endswith(b"\n") and not (mode == "json" and _complete_json(raw)):
+                rows.append(_truncated(line_no, raw))   # the last line, cut while being written
+                break
             if mode is None:
                 first = _decode(path, line_no, raw.rstrip(b"\r\n"), "UTF-8 text (a llama-server log)")
                 if _JOURNAL_MARK.match(first.strip()):
@@ -198,7 +219,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="journal",
     table="raw_journal",
-    version=2,
+    version=3,
     columns={"realtime_us": "BIGINT", "log_rel_s": "DOUBLE", "hostname": "VARCHAR",
              "unit": "VARCHAR", "pid": "INTEGER", "message": "VARCHAR", "event": "VARCHAR",
              "slot_id": "INTEGER", "task_id": "INTEGER", "ms": "DOUBLE", "tokens": "BIGINT",

@@ -162,7 +162,8 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, 1, "an nccl-tests column header ('#  size  count  type …')",
                          "none in the file")
     if not rows:
-        raise ParseError(path, None, "at least one result row", "none after the header")
+        # the line where a row was expected and the file ended (tests/test_roundtrip_iperf3_nccl.py)
+        raise ParseError(path, last_line, "at least one result row", "none after the header")
     if not footer:
         raise ParseError(path, last_line, "the '# Avg bus bandwidth' footer (a complete run)",
                          "end of file")
@@ -173,7 +174,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=2,
+    version=3,
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",

@@ -22,7 +22,8 @@ above. Rows: ``destination``, ``packets_transmitted``, ``packets_received``, ``e
 (transmitted - received) / transmitted, unrounded, ``rtt_min_ms`` … ``rtt_max_ms``,
 ``rtt_mdev_ms`` (iputils' mdev) and ``rtt_stddev_ms`` (BSD's stddev) — both the population
 standard deviation of the replies' times, named as the tool named them — and ``pipe``
-(iputils). When no reply came back every rtt is NULL: 100 % loss is data, not an error.
+(iputils). When no reply came back every rtt is NULL: 100 % loss is data, not an error. An rtt
+line cut short (a file copied while ping ran) is refused by line, not read as smaller numbers.
 ``source_line`` = the ``packets transmitted`` (Windows: ``Packets: Sent``) line.
 """
 from __future__ import annotations
@@ -39,9 +40,13 @@ _STATS_HEADER = re.compile(r"^--- .* ping statistics ---\s*$")
 _PIPE = re.compile(r", pipe (\d+)")
 _ERRORS = re.compile(r", \+(\d+) errors")
 _RTT_KIND = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev))? = ")
+# the whole rtt line: a line cut inside its numbers ("= 0.250/0.25") would read as a smaller max
+_RTT_LINE = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev))? = "
+                       r"\d+\.\d+/\d+\.\d+/\d+\.\d+(?:/\d+\.\d+)? ms"
+                       r"(?:, pipe \d+)?(?:, ipg/ewma \d+\.\d+/\d+\.\d+ ms)?\s*$")
 _WIN_HEADER = re.compile(r"^Pinging (\S+)(?: \[([^\]]+)\])? with \d+ bytes of data:\s*$")
 _WIN_PACKETS = re.compile(r"^\s*Packets: Sent = (\d+), Received = (\d+), Lost = (\d+)")
-_WIN_RTT = re.compile(r"^\s*Minimum = (\d+)ms, Maximum = (\d+)ms, Average = (\d+)ms")
+_WIN_RTT = re.compile(r"^\s*Minimum = (\d+)ms, Maximum = (\d+)ms, Average = (\d+)ms\s*$")
 _WIN_UNREACHABLE = re.compile(r"^Reply from \S+: Destination (?:host|net) unreachable", re.I)
 
 
@@ -49,6 +54,10 @@ def _row(**values) -> dict:
     row = dict.fromkeys(FORMAT.columns)
     row.update(values)
     return row
+
+
+def _cut(path: Path, line: int, expected: str, text: str) -> ParseError:
+    return ParseError(path, line, f"a complete {expected} line (cut short?)", repr(text.strip()[:80]))
 
 
 def _windows(path: Path, header: tuple[int, str], lines) -> list[dict]:
@@ -65,6 +74,8 @@ def _windows(path: Path, header: tuple[int, str], lines) -> list[dict]:
             packets = (n, int(p[1]), int(p[2]))
         elif (r := _WIN_RTT.match(text)):
             rtt = tuple(float(v) for v in r.groups())
+        elif text.lstrip().startswith("Minimum = "):
+            raise _cut(path, n, "'Minimum = Nms, Maximum = Nms, Average = Nms'", text)
     if packets is None:
         raise ParseError(path, header[0], "the 'Packets: Sent = …' summary of ping.exe",
                          "none (the run was interrupted?)")
@@ -102,6 +113,8 @@ def parse(path: Path) -> list[dict]:
             summary_lines.append(text)
             in_stats = True
         elif in_stats and text.strip():
+            if _RTT_KIND.match(text) and not _RTT_LINE.match(text):
+                raise _cut(path, n, "'rtt min/avg/max[/mdev] = a/b/c[/d] ms'", text)
             summary_lines.append(text)
     if _SUMMARY.match(header[1]):           # a summary with no PING header before it
         raise ParseError(path, header[0], "a 'PING <host>' header before the summary",
@@ -146,7 +159,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="ping",
     table="raw_ping",
-    version=3,
+    version=4,
     columns={"destination": "VARCHAR", "packets_transmitted": "INTEGER",
              "packets_received": "INTEGER", "errors": "INTEGER", "unreachable_replies": "INTEGER",
              "packet_loss_fraction": "DOUBLE", "rtt_min_ms": "DOUBLE", "rtt_avg_ms": "DOUBLE",

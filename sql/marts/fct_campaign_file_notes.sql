@@ -1,7 +1,8 @@
 -- grain: one row per file of the campaign that was not ingested, ingested without a value, or only partly read
 -- key: campaign, source_file, status
 -- What a campaign page says about its own files: not listed, missing, refused, duplicate,
--- quarantined by its parser (with the file:line reason), or a ping that got no reply.
+-- quarantined by its parser (with the file:line reason), a ping that got no reply, or a log
+-- whose last line was cut.
 with files as (
     select * from raw_files
 ),
@@ -41,12 +42,26 @@ blob_lines as (
     where j.event = 'unreadable'
     group by all
 ),
+cut_lines as (
+    -- the log's last line has no newline: the file was cut while being written (copied from a
+    -- running server); the line is kept and none of its numbers is read
+    select
+        j.campaign,
+        j.source_file,
+        'cut short' as status,
+        'the last line (' || j.source_line || ') ends without a newline: the file was cut while '
+            || 'being written; that line is kept but not read' as detail
+    from raw_journal as j
+    where j.event = 'truncated'
+),
 final as (
     select * from not_used
     union all
     select * from no_reply
     union all
     select * from blob_lines
+    union all
+    select * from cut_lines
 )
 select * from final
 order by campaign, source_file

@@ -1,0 +1,252 @@
+"""Property-based round trips for iperf3 JSON and nccl-tests tables: documents printed from random
+values the way the tools print them parse back to exactly those values; cut short, or given
+undecodable bytes or a foreign line, they give a ParseError naming a line, never a crash or a
+wrong value.
+
+iperf3 (esnet/iperf src/iperf_api.c, cJSON): ``start`` {connected[{local_host, remote_host}],
+version, timestamp.timesecs, test_start{protocol, num_streams, reverse}}, ``intervals`` (whose
+``sum`` objects carry numeric ``end`` keys), ``end`` {sum_sent, sum_received, cpu_utilization_percent};
+UDP since 3.11 puts jitter_ms/lost_packets/packets/lost_percent in both sums, before 3.11 only
+``end.sum`` exists; ``--json-stream`` prints ``{"event": …, "data": …}`` per line. cJSON indents with
+tabs and writes ``"key":<tab>value``.
+
+nccl-tests: the row's lead columns ``%12li  %12li  %8s`` (size, count, type), then ``  %6s`` (redop)
+and ``  %6i`` (root) where the layout has them; each half ``  %7s  %6.2f  %6.2f  %5g`` (time, algbw,
+busbw, #wrong) or, up to v2.11, ``%5.0le`` (the maximum error), ``N/A`` when not checked; the time
+string is ``%7.0f`` from 10000 us, ``%7.1f`` from 100 us, ``%7.2f`` below (src/common.cu); v2.17+
+``-Z`` ends each row with ``%Y-%m-%d %H:%M:%S``; footer ``# Out of bounds values : %d %s`` and
+``# Avg bus bandwidth    : %g``; ``mpirun --tag-output`` puts ``[1,0]<stdout>:`` before each line.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.ingest import iperf3, nccl_tests
+from pipeline.ingest.base import ParseError
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+host = st.from_regex(r"\A(10|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}\Z")
+seconds = st.floats(0.001, 1e5, allow_nan=False)
+rate = st.floats(0, 4e11, allow_nan=False)
+
+
+@st.composite
+def iperf3_runs(draw):
+    """(the values the tool measured, how it printed them)."""
+    protocol = draw(st.sampled_from(["TCP", "UDP"]))
+    era = draw(st.sampled_from(["json", "stream"] + (["pre-3.11"] if protocol == "UDP" else [])))
+    v = {
+        "version": draw(st.sampled_from(["iperf 3.9", "iperf 3.12", "iperf 3.17.1"])),
+        "start_unix_s": draw(st.integers(0, 2**31)), "local_host": draw(host),
+        "remote_host": draw(host), "protocol": protocol, "num_streams": draw(st.integers(1, 128)),
+        "reverse": draw(st.booleans()), "duration_s": draw(seconds),
+        "sent_bytes": draw(st.integers(0, 2**62)), "sent_bits_per_s": draw(rate),
+        "received_bytes": draw(st.integers(0, 2**62)), "received_bits_per_s": draw(rate),
+        "retransmits": draw(st.integers(0, 10**9)) if protocol == "TCP" else None,
+        "cpu_host_pct": draw(st.floats(0, 100)), "cpu_remote_pct": draw(st.floats(0, 100)),
+    }
+    udp = {"jitter_ms": draw(st.floats(0, 1e3)), "lost_packets": draw(st.integers(0, 10**9)),
+           "packets": draw(st.integers(0, 10**9)), "lost_percent": draw(st.floats(0, 100))}
+    sent = {"start": 0, "end": v["duration_s"], "seconds": v["duration_s"], "bytes": v["sent_bytes"],
+            "bits_per_second": v["sent_bits_per_s"], "sender": True}
+    if protocol == "TCP":
+        sent["retransmits"] = v["retransmits"]
+    received = {"start": 0, "end": v["duration_s"], "seconds": v["duration_s"],
+                "bytes": v["received_bytes"], "bits_per_second": v["received_bits_per_s"],
+                "sender": False}
+    if protocol == "UDP":
+        v.update(udp)
+        if era == "pre-3.11":            # one "sum": the sender's bytes, the receiver's loss
+            v.update(received_bytes=None, received_bits_per_s=None)
+            end = {"sum": {**sent, **udp}}
+        else:
+            end = {"sum_sent": {**sent, **udp}, "sum_received": {**received, **udp}}
+    else:
+        end = {"sum_sent": sent, "sum_received": received}
+    end["cpu_utilization_percent"] = {"host_total": v["cpu_host_pct"],
+                                      "remote_total": v["cpu_remote_pct"]}
+    start = {"connected": [{"socket": 5, "local_host": v["local_host"], "local_port": 40000,
+                            "remote_host": v["remote_host"], "remote_port": 5201}],
+             "version": v["version"], "timestamp": {"timesecs": v["start_unix_s"]},
+             "test_start": {"protocol": protocol, "num_streams": v["num_streams"],
+                            "reverse": int(v["reverse"])}}
+    intervals = [{"streams": [], "sum": {"start": i, "end": i + 1.0, "bytes": 1}}
+                 for i in range(draw(st.integers(0, 3)))]
+    if era == "stream":
+        events = [("start", start)] + [("interval", i) for i in intervals] + [("end", end)]
+        lines = [json.dumps({"event": kind, "data": data}) for kind, data in events]
+        text, end_line = "\n".join(lines) + "\n", len(lines)
+    else:
+        text = json.dumps({"start": start, "intervals": intervals, "end": end},
+                          indent="\t", separators=(",", ":\t")) + "\n"
+        end_line = text.split("\n").index('\t"end":\t{') + 1
+    return v, text, end_line
+
+
+def _write(tmp_path: Path, data, name="run.json") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+@SETTINGS
+@given(iperf3_runs())
+def test_iperf3_parses_back_what_it_printed(tmp_path, run):
+    values, text, end_line = run
+    (row,) = iperf3.parse(_write(tmp_path, text))
+    expected = {**dict.fromkeys(iperf3.FORMAT.columns), **values, "source_line": end_line}
+    assert row == expected
+
+
+@SETTINGS
+@given(iperf3_runs(), st.integers(0, 10**9))
+def test_iperf3_cut_short_is_an_error_naming_a_line(tmp_path, run, where):
+    values, text, end_line = run
+    data = text.encode()
+    cut = data[: where % len(data)]
+    if not cut.strip(b"\n") or cut.rstrip(b"\n") == data.rstrip(b"\n"):
+        return                                    # nothing cut but the last newline
+    with pytest.raises(ParseError) as info:
+        iperf3.parse(_write(tmp_path, cut))
+    assert info.value.line is not None and 1 <= info.value.line <= cut.count(b"\n") + 1
+
+
+@SETTINGS
+@given(iperf3_runs(), st.sampled_from([b"\xff", b"\xc3", b"\x80abc", b"\xed\xa0\x80"]), st.integers(0, 10**6))
+def test_iperf3_undecodable_bytes_name_their_line(tmp_path, run, junk, at):
+    _, text, _ = run
+    lines = text.encode().splitlines(keepends=True)
+    at = 1 + at % len(lines)
+    lines[at - 1] = junk + lines[at - 1]
+    with pytest.raises(ParseError) as info:
+        iperf3.parse(_write(tmp_path, b"".join(lines)))
+    assert info.value.line == at and "UTF-8" in str(info.value)
+
+
+# --- nccl-tests ------------------------------------------------------------------------------
+
+LAYOUTS = {   # name: (lead columns after size count type, check column, timestamp, time column)
+    "v2.11 sendrecv": ((), "error", False, "time"),
+    "v2.11 all_reduce": (("redop",), "error", False, "time"),
+    "v2.11 reduce": (("redop", "root"), "error", False, "time"),
+    "current": (("redop", "root"), "#wrong", False, "time"),
+    "v2.17 -Z": (("redop", "root"), "#wrong", True, "time"),
+    "v2.17 -C": (("redop", "root"), "#wrong", False, "cputime"),
+}
+
+
+def _time_us(draw):
+    """A time as nccl-tests prints it: whole us from 10000, tenths from 100, hundredths below."""
+    bucket = draw(st.sampled_from(["fine", "tenths", "whole"]))
+    if bucket == "fine":
+        return draw(st.integers(1, 9999)) / 100
+    if bucket == "tenths":
+        return draw(st.integers(1000, 99999)) / 10
+    return float(draw(st.integers(10000, 10**9)))
+
+
+def _time_str(us: float) -> str:
+    return "%7.0f" % us if us >= 10000 else "%7.1f" % us if us >= 100 else "%7.2f" % us
+
+
+@st.composite
+def nccl_runs(draw):
+    name = draw(st.sampled_from(sorted(LAYOUTS)))
+    extra, check, stamp, time_name = LAYOUTS[name]
+    tag = draw(st.booleans())
+    sizes = draw(st.lists(st.integers(0, 2**40), min_size=1, max_size=4, unique=True))
+    cycles = draw(st.integers(1, 3))
+    dtype = draw(st.sampled_from(["float", "half", "int8", "bfloat16"]))
+    redop = draw(st.sampled_from(["sum", "prod", "max", "none"])) if "redop" in extra else None
+    root = draw(st.integers(-1, 7)) if "root" in extra else None
+    names = ["size", "count", "type", *extra] + [time_name, "algbw", "busbw", check] * 2
+    header = "#" + "".join(f"{n:>9}" for n in names) + ("  timestamp" if stamp else "")
+    lines = ["# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20",
+             "#", "#  Rank  0 Group  0 Pid   1 on a device  0 [0x00] GPU",
+             "#" + " " * 62 + "out-of-place" + " " * 23 + "in-place", header,
+             "#        (B)    (elements)" + " " * 31 + "(us)  (GB/s)  (GB/s)"]
+    expected = []
+    for cycle in range(1, cycles + 1):
+        for size in sizes:
+            count = size // 4
+            row = "%12li  %12li  %8s" % (size, count, dtype)
+            if redop is not None:
+                row += "  %6s" % redop
+            if root is not None:
+                row += "  %6i" % root
+            line_no = len(lines) + 1
+            for placement in ("out-of-place", "in-place"):
+                us = _time_us(draw)
+                algbw, busbw = (draw(st.integers(0, 10**6)) / 100 for _ in range(2))
+                wrong = error = None
+                if draw(st.booleans()):         # the data were checked
+                    if check == "#wrong":
+                        wrong = draw(st.integers(0, 999_999))
+                        mark = "%5g" % wrong
+                    else:                       # one significant digit, as %5.0le prints it
+                        error = draw(st.integers(0, 9)) * 10.0 ** -draw(st.integers(1, 15))
+                        mark = "%5.0e" % error
+                else:
+                    mark = "%5s" % "N/A"
+                row += "  %7s  %6.2f  %6.2f  %s" % (_time_str(us), algbw, busbw, mark)
+                expected.append({
+                    "size_bytes": size, "count": count, "type": dtype, "redop": redop, "root": root,
+                    "placement": placement, "cycle": cycle, "time_s": pytest.approx(us / 1e6, rel=1e-12),
+                    "algbw_bytes_per_s": pytest.approx(algbw * 1e9, rel=1e-12),
+                    "busbw_bytes_per_s": pytest.approx(busbw * 1e9, rel=1e-12),
+                    "wrong_count": wrong,
+                    "max_error": None if error is None else pytest.approx(error, rel=1e-12),
+                    "layout": "pre-2.13" if check == "error" else "current", "source_line": line_no})
+            if stamp:
+                row += "  2026-%02d-%02d 12:00:%02d" % (draw(st.integers(1, 12)), draw(st.integers(1, 28)),
+                                                       draw(st.integers(0, 59)))
+            lines.append(row)
+    lines += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %g " % 1.5, "#"]
+    if tag:
+        lines = ["[1,0]<stdout>:" + line for line in lines]
+    return "\n".join(lines) + "\n", expected
+
+
+@SETTINGS
+@given(nccl_runs())
+def test_nccl_tests_parse_back_every_layout(tmp_path, run):
+    text, expected = run
+    rows = nccl_tests.parse(_write(tmp_path, text, "perf.log"))
+    assert all(row[fact] is None for row in rows for fact in nccl_tests.FACTS)   # no NCCL lines
+    assert [{k: row[k] for k in expected[0]} for row in rows] == expected
+
+
+@SETTINGS
+@given(nccl_runs(), st.integers(0, 10**9))
+def test_nccl_tests_cut_short_is_an_error_or_the_whole_table(tmp_path, run, where):
+    text, expected = run
+    data = text.encode()
+    cut = data[: where % len(data)]
+    try:
+        rows = nccl_tests.parse(_write(tmp_path, cut, "perf.log"))
+    except ParseError as exc:
+        assert exc.line is not None and 1 <= exc.line <= cut.count(b"\n") + 1
+        return
+    # only a cut inside the footer's value (or after it) leaves a complete table
+    assert b"Avg bus bandwidth    : 1" in cut
+    assert [{k: row[k] for k in expected[0]} for row in rows] == expected
+
+
+@SETTINGS
+@given(nccl_runs(), st.text("abcdefghijklmnopqrstuvwxyz =!?", min_size=1, max_size=30), st.integers(0, 10**6))
+def test_nccl_tests_a_foreign_line_in_the_table_is_named(tmp_path, run, junk, at):
+    text, expected = run
+    lines = text.splitlines(keepends=True)
+    first, last = expected[0]["source_line"], expected[-1]["source_line"]
+    at = first + at % (last - first + 1)                 # among the result rows (1-based)
+    lines.insert(at - 1, "x" + junk.replace("NCCL", "nccl") + "\n")
+    with pytest.raises(ParseError) as info:
+        nccl_tests.parse(_write(tmp_path, "".join(lines), "perf.log"))
+    assert info.value.line == at
