@@ -1,0 +1,140 @@
+"""Values exactly on a threshold or a boundary, each model's own SQL file run on a tiny table:
+feasibility shares exactly at the declared bounds, a layer exactly on a TENSOR_SPLIT boundary,
+netdev intervals exactly at a measured window's edges and at the idle guard, and a window of zero
+length. Each case would pass with ``<`` and ``<=`` swapped if it sat off the boundary; on it,
+the swap changes the answer."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline import models
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(con, rel: str) -> None:
+    path = ROOT / "sql" / rel
+    models.run_model(con, models.Model(path, path.read_text()))
+
+
+def _table(con, name: str, columns: str, rows: list[tuple]) -> None:
+    con.execute(f"create table {name} ({columns})")
+    if rows:
+        marks = ", ".join("?" * len(rows[0]))
+        con.executemany(f"insert into {name} values ({marks})", rows)
+
+
+# --- §2.3 feasibility classes -----------------------------------------------------------------
+
+def _classes(shares: list[tuple[int, int]]) -> list[str]:
+    """(required bit/s, usable bit/s) per cell -> the class the model gives each."""
+    con = duckdb.connect()
+    con.execute("create table ref_feasibility_thresholds as select * from read_csv(?)",
+                [str(ROOT / "raw_data/reference/feasibility_thresholds.csv")])
+    _table(con, "fct_bandwidth_requirements", "model_sort_order int, model varchar, scheme varchar, "
+           "batch_size int, tokens_per_s double, required_bits_per_s double",
+           [(1, "m", "pp", i, 1.0, required) for i, (required, _) in enumerate(shares)])
+    _table(con, "dim_link_classes", "link_class varchar, label varchar, sort_order int, usable_bits_per_s double",
+           sorted({(f"l{usable}", f"l{usable}", usable, usable) for _, usable in shares}))
+    _run(con, "marts/fct_link_feasibility.sql")
+    got = dict(((b, lc), c) for b, lc, c in con.execute(
+        "select batch_size, link_class, feasibility_class from fct_link_feasibility").fetchall())
+    return [got[(i, f"l{usable}")] for i, (_, usable) in enumerate(shares)]
+
+
+def test_a_share_exactly_on_each_bound_takes_the_declared_side():
+    # the CSV: green below 0.50 (exclusive), yellow up to and including 0.90, red above.
+    # 499/1000 = 0.499, 500/1000 = 0.50 exactly, 900/1000 = 0.90 exactly (the same double as the
+    # CSV's 0.90), 901/1000 = 0.901
+    assert _classes([(499, 1000), (500, 1000), (900, 1000), (901, 1000)]) == \
+        ["green", "yellow", "yellow", "red"]
+
+
+# --- llama.cpp's layer split ------------------------------------------------------------------
+
+def _placement(block_count: int, split: str, ngl: int | None) -> list[str]:
+    con = duckdb.connect()
+    hosts = ",".join(f"h{i + 1}" for i in range(split.count(",") + 1))
+    _table(con, "int_deployment__service_config", "campaign varchar, tensor_split varchar, "
+           "split_hosts varchar, n_gpu_layers int", [("c", split, hosts, ngl)])
+    _table(con, "int_deployment__layers", "campaign varchar, layer int, is_full_attention boolean, "
+           "is_nextn boolean, attention_kind varchar",
+           [("c", i, True, False, "full") for i in range(block_count)])
+    _table(con, "int_deployment__host_roles", "campaign varchar, host varchar, role varchar",
+           [("c", "head", "head")])
+    _run(con, "intermediate/int_deployment__layer_placement.sql")
+    return [h for (h,) in con.execute("select host from int_deployment__layer_placement order by layer").fetchall()]
+
+
+def test_a_layer_exactly_on_a_split_boundary_goes_to_the_next_device():
+    # 8 blocks, -ngl 8: act = min(8, 8 + 1) = 8 offloaded, starting at i_gpu_start = 8 + 1 - 8 = 1,
+    # so block 0 stays on the head's CPU; block il goes to the first device whose cumulative
+    # share exceeds (il - 1) / 8 (std::upper_bound). TENSOR_SPLIT 1,1,2 -> cumulative 0.25, 0.5, 1:
+    # il 1, 2 -> 0, 0.125 -> h1; il 3 -> 0.25 exactly, not > 0.25 -> h2; il 4 -> 0.375 -> h2;
+    # il 5 -> 0.5 exactly -> h3; il 6, 7 -> h3
+    assert _placement(8, "1,1,2", 8) == ["head", "h1", "h1", "h2", "h2", "h3", "h3", "h3"]
+
+
+def test_every_layer_offloaded_when_ngl_covers_the_output_layer():
+    # -ngl 9 = n + 1: i_gpu_start = 0, act = 9; (il) / 9 for il 0..7 with split 1,1 (0.5, 1):
+    # 0, .11, .22, .33, .44 -> h1; 5/9 = .56 -> h2 … ; none on the CPU
+    assert _placement(8, "1,1", 9) == ["h1"] * 5 + ["h2"] * 3
+    # unset -ngl means all: the same
+    assert _placement(8, "1,1", None) == ["h1"] * 5 + ["h2"] * 3
+
+
+# --- a measured window's bytes and its idle baseline ------------------------------------------
+
+def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[float, int], guard: float):
+    con = duckdb.connect()
+    prefill = windows.get("prefill")
+    _table(con, "int_deployment__journal_runs", "campaign varchar, prefill_start_unix_s double, "
+           "prefill_end_unix_s double", [("c", *prefill)] if prefill else [])
+    snap = windows.get("kv_snapshot")
+    _table(con, "int_deployment__kv_snapshots", "campaign varchar, start_unix_s double, end_unix_s double, "
+           "saved_tokens int", [("c", *snap, 10)] if snap else [])
+    _table(con, "int_netdev__intervals", "source_file varchar, campaign varchar, host varchar, link_id varchar, "
+           "interface varchar, start_unix_s double, end_unix_s double, interval_s double, tx_bytes bigint, "
+           "rx_bytes bigint, tx_status varchar, rx_status varchar",
+           [("f", "c", "h", "l", "eth0", end - 1.0, end, 1.0, tx, 0, "ok", "ok")
+            for end, tx in sorted(tx_by_end.items())])
+    _table(con, "int_deployment__link_interfaces", "campaign varchar, link_id varchar, host varchar, "
+           "interface varchar", [("c", "l", "h", "eth0")])
+    _table(con, "ref_measurement_params", "parameter varchar, value varchar", [("idle_guard_s", str(guard))])
+    _run(con, "intermediate/int_deployment__window_traffic.sql")
+    cols = "window_kind, tx_window_bytes, tx_idle_bytes, idle_s, tx_bytes, window_s"
+    return {r[0]: r[1:] for r in con.execute(f"select {cols} from int_deployment__window_traffic").fetchall()}
+
+
+def test_intervals_on_the_window_edges_and_the_idle_guard():
+    # 1-s intervals ending at 1..10 s; the window is [5, 8], the guard 1 s.
+    tx = {1.0: 100, 2.0: 100, 3.0: 100, 4.0: 100,     # idle: ends <= 5 - 1 = 4 (4 exactly is in)
+          5.0: 1_000_000,                             # ends exactly at the start: neither idle nor in
+          6.0: 1_100, 7.0: 2_100, 8.0: 3_100,          # in the window: end > 5 and end <= 8 (8 is in)
+          9.0: 1_000_000, 10.0: 1_000_000}            # after it
+    got = _window_traffic({"prefill": (5.0, 8.0)}, tx, guard=1.0)
+    # window 1100 + 2100 + 3100 = 6300 B; idle 4 x 100 B over 4 s = 100 B/s, times the 3-s window
+    # = 300 B; corrected 6300 - 300 = 6000 B
+    assert got["prefill"] == (6300, 400, 4.0, 6000.0, 3.0)
+
+
+def test_a_window_of_zero_length_has_no_bytes_not_a_neighbours():
+    # a KV snapshot whose start and end were logged in the same instant (7 s): no interval ends
+    # inside (7, 7], so its bytes are missing (NULL), not the interval ending at 7 s
+    tx = {float(t): 100 * t for t in range(1, 11)}
+    got = _window_traffic({"kv_snapshot": (7.0, 7.0)}, tx, guard=1.0)
+    window_bytes, idle_bytes, idle_s, corrected, length = got["kv_snapshot"]
+    # idle: ends <= 6 -> 100 + 200 + … + 600 = 2100 B over 6 s
+    assert (window_bytes, idle_bytes, idle_s, length) == (None, 2100, 6.0, 0.0)
+    assert corrected is None
+
+
+def test_no_idle_before_the_window_leaves_the_correction_missing():
+    # the capture starts 0.5 s before the window: no interval ends before start - guard, so the
+    # idle rate is unknown and the corrected bytes are missing, never the uncorrected ones
+    tx = {6.0: 1_000, 7.0: 1_000}
+    got = _window_traffic({"prefill": (5.5, 7.0)}, tx, guard=1.0)
+    assert got["prefill"][0] == 2_000 and got["prefill"][2] is None and got["prefill"][3] is None
