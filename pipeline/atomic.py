@@ -6,6 +6,8 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from .faults import checkpoint
+
 
 def atomic_write(target: Path, fill: Callable[[BinaryIO], None], tmp_dir: Path | None = None) -> None:
     """Write ``target`` through a temp file, fsync, rename: all or nothing. The temp file is in
@@ -27,8 +29,11 @@ def atomic_write(target: Path, fill: Callable[[BinaryIO], None], tmp_dir: Path |
         raise
 
 
-def write_if_changed(path: Path, data: bytes | str, tmp_dir: Path | None = None) -> bool:
-    """Atomically replace ``path`` with ``data``; untouched (mtime kept) when equal."""
+def write_if_changed(path: Path, data: bytes | str, tmp_dir: Path | None = None,
+                     fault: str | None = None) -> bool:
+    """Atomically replace ``path`` with ``data``; untouched (mtime kept) when equal. ``fault``
+    names the fault point (pipeline/faults.py) hit half-way through writing the bytes, so a test
+    can kill a build inside a write."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     path = Path(path)
@@ -39,5 +44,13 @@ def write_if_changed(path: Path, data: bytes | str, tmp_dir: Path | None = None)
     # temp file of this target is stale.
     for stale in path.parent.glob(f".{path.name}.*.tmp"):
         stale.unlink(missing_ok=True)
-    atomic_write(path, lambda fh: fh.write(data), tmp_dir)
+    def fill(fh):
+        half = len(data) // 2
+        fh.write(data[:half])
+        if fault is not None:
+            fh.flush()
+            checkpoint(fault)
+        fh.write(data[half:])
+
+    atomic_write(path, fill, tmp_dir)
     return True

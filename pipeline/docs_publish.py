@@ -65,7 +65,8 @@ def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
         old = _group_files(docs, slug)
         for rel, path in sorted(new.items()):
             # temp files in the staging folder: a kill mid-write leaves none inside docs/
-            written += write_if_changed(docs / rel, path.read_bytes(), tmp_dir=staged)
+            written += write_if_changed(docs / rel, path.read_bytes(), tmp_dir=staged,
+                                        fault="docs:mid-write")
             if written == 1:
                 checkpoint("docs:publishing")
         for rel in sorted(set(old) - set(new)):

@@ -124,10 +124,13 @@ def test_killed_build_leaves_old_or_new_never_a_mix(versions, tmp_path, moment, 
         if event is None:
             wait_for(proc, lambda: False, timeout_s=float(moment[len("after-"):-1]))
         else:
-            wait_for(proc, event(root))
+            assert wait_for(proc, event(root)), f"the build ended before {moment}"
+        # the kill lands while the build runs (not on a finished one, which would prove nothing)
+        assert proc.poll() is None, f"the build had ended by {moment}"
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
 
     old_docs, new_docs = versions["old_docs"], versions["new_docs"]
     docs = tree(root / "docs")

@@ -176,6 +176,25 @@ def test_kill_while_replacing_docs_is_finished_by_the_next_build(built_tree, tmp
     assert not (root / ".docs-staging").exists() or not any((root / ".docs-staging").iterdir())
 
 
+def test_kill_inside_a_page_write_leaves_no_half_page(built_tree, tmp_path):
+    # killed with half of the first edited page's bytes written: they are in a temporary file
+    # in the staging folder, so docs/ is whole and old (a page written in place would be half)
+    root = _edited(built_tree, tmp_path / "root")
+    before = _docs(root)
+    proc = _start(root, "--no-site", INTERCONNECT_FAULT="docs:mid-write")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL        # the build reached the write and died in it
+    staging = root / ".docs-staging"
+    halves = [p for p in staging.rglob(".*.tmp")] if staging.is_dir() else []
+    assert len(halves) == 1 and 0 < halves[0].stat().st_size   # the half-written bytes
+    assert _docs(root) == before
+    recover(Project(root))                           # the next build finishes the publication
+    after = _docs(root)
+    assert {n for n in after if after[n] != before.get(n)} == \
+        {"ethernet-bandwidth-math.md", "point-to-point.md", "index.md"}
+    assert not list((root / "docs").rglob(".*.tmp"))
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signal_ends_the_build_cleanly(built_tree, tmp_path, sig):
     root = _edited(built_tree, tmp_path / "root")

@@ -3,7 +3,10 @@
 journal/ping text. Built with the site, then the HTML is read back: no script from the data,
 every table row has its header's cell count, no template expression was evaluated, and the
 hostile strings are shown as text."""
+import json
+import re
 import shutil
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -56,10 +59,30 @@ def parse(path: Path) -> Tables:
     return t
 
 
+# File names are data too: they reach provenance notes, Data sources and Data quality. Made by
+# the test (not committed): one good ping file and one bad one under hostile names.
+HOSTILE_NAME = ("x|y `z` <script>alert('path') <img src=x onerror=alert(2)> <!-- {{ 'pwn' ~ 'ed' }} "
+                "[l](javascript:alert(1)) *e* &amp;")      # no '/': that would be a folder
+GOOD_FILE = f"ping/{HOSTILE_NAME}.txt"
+BAD_FILE = f"ping/bad {HOSTILE_NAME}.txt"
+
+
+def _add_hostile_files(root: Path) -> None:
+    dest = root / "raw_data/deployments/hostile"
+    shutil.copytree(FIXTURE, dest)
+    # other bytes than its source (else it is a duplicate, not ingested)
+    (dest / GOOD_FILE).write_text((dest / "ping/head-to-worker.txt").read_text() + "\n")
+    shutil.copy(dest / "ping/hostile-garbage.txt", dest / BAD_FILE)
+    sender, receiver = json.dumps("head|<script>alert('head')</script>"), json.dumps("work`er`\n{{ 'pwn' ~ 'ed' }}")
+    with (dest / "manifest.yaml").open("a") as fh:
+        for path in (GOOD_FILE, BAD_FILE):    # a JSON string is a YAML double-quoted scalar
+            fh.write(f"  - path: {json.dumps(path)}\n    format: ping\n"
+                     f"    context: {{link: lan, sender: {sender}, receiver: {receiver}}}\n")
+
+
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
-    return build_copy(tmp_path_factory.mktemp("hostile"),
-                      edit=lambda root: shutil.copytree(FIXTURE, root / "raw_data/deployments/hostile"))
+    return build_copy(tmp_path_factory.mktemp("hostile"), edit=_add_hostile_files)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -91,3 +114,34 @@ def test_hostile_strings_reach_the_pages_as_text(hostile):
     quality = parse(hostile.site / "data-quality/index.html").cells
     # the ping file whose text is markup is quarantined and its reason quotes it, inert
     assert any("hostile-garbage.txt" in c for c in quality)
+
+
+@pytest.mark.parametrize("page, path", [("data-sources/index.html", GOOD_FILE),
+                                         ("data-quality/index.html", BAD_FILE)])
+def test_hostile_file_names_are_shown_as_text(hostile, page, path):
+    # the good file is listed among the sources, the bad one among the quarantined files; each
+    # name reaches the page literally (no <script>, no link, no emphasis made from it)
+    html = (hostile.site / page).read_text()
+    _inert(html)
+    assert any(f"deployments/hostile/{path}" in c for c in parse(hostile.site / page).cells), page
+
+
+def _inert(html: str) -> None:
+    assert "<script>alert('path')" not in html and "<img src=x" not in html
+    assert 'href="javascript:' not in html and "<em>e</em>" not in html and "<!-- {{" not in html
+
+
+def _text(html: str) -> str:
+    """The page's text as a reader sees it: tags removed, entities decoded."""
+    return unescape(re.sub(r"<[^>]*>", "", html))
+
+
+def test_the_hostile_named_file_is_ingested_and_its_row_sourced(hostile):
+    # the ping under a hostile name is a good file: its row's provenance note names it, as text
+    page = (hostile.site / "deployments/hostile/index.html").read_text()
+    _inert(page)
+    text = _text(page)
+    assert f"deployments/hostile/{GOOD_FILE}" in text
+    # ingested, so not among the campaign's files not used (where the bad one is)
+    section = page.split(">Files not used")[1].split("<h2")[0]
+    assert GOOD_FILE not in _text(section) and BAD_FILE in _text(section)
