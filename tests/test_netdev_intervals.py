@@ -108,3 +108,22 @@ def test_interfaces_do_not_mix():
                       (3, 2.0, "eth0", 6_000, 0), (4, 2.0, "lo", 20, 0)])
     # eth0 grows by 1000, lo by 10: each against its own previous value
     assert [(r[0], r[4]) for r in rows] == [("eth0", 1_000), ("lo", 10)]
+
+
+@pytest.mark.parametrize("prev, now, delta, status", [
+    # (the model's "top half of 2^32" test, prev >= 2^31, is implied by the delta bound below:
+    # now + 2^32 - prev < 2^30 means prev > 3 * 2^30; no value can sit on that bound alone)
+    # a wrap needs the previous value below 2^32 (2^32 or more is a 64-bit counter) ...
+    (2**32 - 1, 0, 1, "wrap"),
+    (2**32, 0, 0, "reset"),
+    # ... and the implied delta under 2^30: 2^30 - 1 is a wrap, 2^30 exactly a reset
+    (2**32 - 2**30 + 1, 0, 2**30 - 1, "wrap"),
+    (2**32 - 2**30, 0, 0, "reset"),
+    # the top of a 64-bit counter going to zero: a reset (the bytes since are 0)
+    (2**64 - 1, 0, 0, "reset"),
+    # equal is not a decrease
+    (2**32, 2**32, 0, "ok"),
+])
+def test_wrap_bounds_exactly(prev, now, delta, status):
+    rows = intervals([(1, 1.0, "eth0", prev, 0), (2, 2.0, "eth0", now, 0)])
+    assert [(r[4], r[6]) for r in rows] == [(delta, status)]
