@@ -1,0 +1,173 @@
+"""What the charts draw is the data: the SVG's cells, points and lane heights are read back into
+numbers and compared with the mart rows they were drawn from (hand-made marts, so the expected
+values are the fixture's own, not the chart code's)."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import duckdb
+import pytest
+
+from pipeline.charts import ethernet_bandwidth_math as ebm
+from pipeline.charts import point_to_point as p2p
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _elements(svg: str, tag: str) -> list[dict]:
+    return [dict(e.attrib, text=e.text) for e in ET.fromstring(svg).iter(SVG + tag)]
+
+
+def _table(con, name: str, columns: str, rows: list[tuple]) -> None:
+    con.execute(f"create table {name} ({columns})")
+    con.executemany(f"insert into {name} values ({', '.join('?' * len(rows[0]))})", rows)
+
+
+# --- region heatmaps ------------------------------------------------------------------------
+
+@pytest.fixture
+def matrix():
+    con = duckdb.connect()
+    # receiver row x sender column; a -> b is 10 ms, b -> a 40 ms (asymmetric on purpose, so a
+    # transposed chart is wrong), a -> c unmeasured; bandwidth larger where the delay is smaller
+    regions = {"a": 1, "b": 2, "c": 3}
+    delay = {("a", "b"): 0.010, ("b", "a"): 0.040, ("c", "a"): 0.025, ("a", "c"): None,
+             ("b", "c"): 0.030, ("c", "b"): 0.020}
+    bw = {("a", "b"): 2.5e9, ("b", "a"): 4e8, ("c", "a"): 1e9, ("a", "c"): None,
+          ("b", "c"): 7.5e8, ("c", "b"): 1.2e9}
+    rows = []
+    for r, ro in regions.items():
+        for s, so in regions.items():
+            diag = r == s
+            rows.append((r, ro, s, so, diag, None if diag else delay[(r, s)], None if diag else bw[(r, s)]))
+    _table(con, "fct_p2p_region_matrix", "receiver_name varchar, receiver_order int, sender_name varchar, "
+           "sender_order int, is_diagonal boolean, rtt_avg_s double, nccl_bits_per_s double", rows)
+    return con, delay, bw
+
+
+def _cells(svg: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """(receiver, sender) -> (label, fill): rows and columns named by the chart's own labels."""
+    texts = _elements(svg, "text")
+    rects = [r for r in _elements(svg, "rect") if r.get("stroke") == "#ffffff"]
+    x0, y0 = min(float(r["x"]) for r in rects), min(float(r["y"]) for r in rects)
+    w, h = float(rects[0]["width"]), float(rects[0]["height"])
+    cols = {round((float(t["x"]) - x0 - w / 2) / w): t["text"] for t in texts
+            if abs(float(t["y"]) - (y0 - 8)) < 0.05}                   # the names above the grid
+    rows = {round((float(t["y"]) - 4 - y0 - h / 2) / h): t["text"] for t in texts
+            if t.get("text-anchor") == "end"}                          # the names left of it
+    out = {}
+    for r in rects:
+        j, i = round((float(r["x"]) - x0) / w), round((float(r["y"]) - y0) / h)
+        label = next(t["text"] for t in texts if abs(float(t["x"]) - (float(r["x"]) + w / 2)) < 0.05
+                     and abs(float(t["y"]) - (float(r["y"]) + h / 2 + 4)) < 0.05)
+        out[(rows[i], cols[j])] = (label, r["fill"])
+    return out
+
+
+def _darkness(fill: str) -> int:
+    return -sum(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def test_the_delay_matrix_shows_each_pairs_delay_in_its_cell(matrix):
+    con, delay, _ = matrix
+    cells = _cells(p2p.delay_matrix(con))
+    for (receiver, sender), seconds in delay.items():
+        # rtt_avg_s x 1000, no decimals; an unmeasured pair is a dash, never a neighbour's value
+        want = "—" if seconds is None else f"{seconds * 1e3:.0f}"
+        assert cells[(receiver, sender)][0] == want, (receiver, sender)
+    assert all(cells[(r, r)][0] == "·" for r in "abc")
+    # the palette is ordered: a longer delay is a darker cell
+    measured = sorted((s, cells[k][1]) for k, s in delay.items() if s is not None)
+    darkness = [_darkness(fill) for _, fill in measured]
+    assert darkness == sorted(darkness) and len(set(darkness)) == len(darkness)
+
+
+def test_the_bandwidth_matrix_shows_each_pairs_rate_in_its_cell(matrix):
+    con, _, bw = matrix
+    cells = _cells(p2p.bandwidth_matrix(con))
+    # >= 1e9 bit/s: x / 1e9 with 2 decimals and "G", else x / 1e6 with none and "M"
+    want = {("a", "b"): "2.50 G", ("b", "a"): "400 M", ("c", "a"): "1.00 G", ("a", "c"): "—",
+            ("b", "c"): "750 M", ("c", "b"): "1.20 G"}
+    assert {k: cells[k][0] for k in want} == want
+
+
+# --- tc line charts ----------------------------------------------------------------------------
+
+def _series(svg: str) -> dict[str, list[tuple[float, float]]]:
+    """Each legend name -> its points in data units, read back through the axes' tick labels."""
+    lines = _elements(svg, "line")
+    axis = next(l for l in lines if l.get("stroke") == "#000000" and l["y1"] == l["y2"])
+    left, right, base = float(axis["x1"]), float(axis["x2"]), float(axis["y1"])
+    texts = _elements(svg, "text")
+    xticks = [t for t in texts if abs(float(t["y"]) - (base + 16)) < 0.05]
+    yticks = [t for t in texts if t.get("text-anchor") == "end"]
+    xmax = float(max(xticks, key=lambda t: float(t["x"]))["text"])
+    top_tick = min(yticks, key=lambda t: float(t["y"]))
+    ymax, top = float(top_tick["text"]), float(top_tick["y"]) - 4
+    legend = [t["text"] for t in texts if t.get("text-anchor") == "start"]
+    colors = [l["stroke"] for l in lines if float(l["x1"]) > right]          # legend swatches
+    out = {}
+    for name, color in zip(legend, colors):
+        out[name] = [((float(c["cx"]) - left) / (right - left) * xmax,
+                      (base - float(c["cy"])) / (base - top) * ymax)
+                     for c in _elements(svg, "circle") if c["fill"] == color]
+    return out
+
+
+def test_the_delay_chart_draws_each_backends_median_times():
+    con = duckdb.connect()
+    mib = 2**20
+    times = [("nccl", mib, 0.0, 0.012), ("nccl", mib, 0.010, 0.035), ("nccl", mib, 0.050, 0.130),
+             ("gloo", mib, 0.0, 0.020), ("gloo", mib, 0.010, 0.061), ("gloo", mib, 0.050, 0.222)]
+    _table(con, "fct_p2p_tc_times", "backend varchar, size_bytes bigint, tc_delay_s double, "
+           "tc_rate_bits_per_s double, median_time_s double",
+           [(b, s, d, None, t) for b, s, d, t in times])
+    _table(con, "fct_p2p_network_cost", "backend varchar, size_bytes bigint, base_time_s double, "
+           "round_trips double", [("nccl", mib, 0.012, 2.4), ("gloo", mib, 0.020, 4.0)])
+    series = _series(p2p.time_vs_delay(con))
+    # x = the delay in ms, y = the median time in ms, one series per backend and size
+    for backend, name in (("nccl", "NCCL 1 MiB"), ("gloo", "Gloo 1 MiB")):
+        want = [(d * 1e3, t * 1e3) for b, _, d, t in times if b == backend]
+        assert series[name] == [pytest.approx(p, abs=0.5) for p in want], name
+
+
+# --- 50 Hz utilisation lanes -------------------------------------------------------------------
+
+def test_the_utilisation_lanes_draw_transmit_share_not_receive():
+    con = duckdb.connect()
+    # head: tx 50 % of its line rate from 0 to 0.02 s, rx 10 % (a lane drawing rx is wrong);
+    # worker: tx 100 % from 0.5 to 0.52 s; the window is 0..1 s
+    _table(con, "fct_netdev_utilisation", "campaign varchar, window_kind varchar, host varchar, "
+           "link_id varchar, interface varchar, start_s double, end_s double, tx_line_rate_fraction double, "
+           "rx_line_rate_fraction double, window_s double",
+           [("c", "kv_snapshot", "h", "l", "eth0", -0.5, 0.0, 0.0, 0.0, 1.0),
+            ("c", "kv_snapshot", "h", "l", "eth0", 0.0, 0.02, 0.5, 0.1, 1.0),
+            ("c", "kv_snapshot", "h", "l", "eth0", 0.02, 1.5, 0.0, 0.0, 1.0),
+            ("c", "kv_snapshot", "w", "l", "eth1", 0.5, 0.52, 1.0, 0.0, 1.0)])
+    _table(con, "fct_deployment_constants", "campaign varchar, head_host varchar, worker_host varchar, "
+           "model_name varchar, ubatch_tokens double, prefill_tokens_per_s double",
+           [("c", "h", "w", "m", 512.0, 100.0)])
+    _table(con, "fct_deployment_links", "campaign varchar, link_id varchar, label varchar", [("c", "l", "LAN")])
+    svg = ebm.snapshot_utilisation(con)
+    polys = {p["fill"]: p["points"] for p in _elements(svg, "polygon")}
+    grid = sorted({float(l["y1"]) for l in _elements(svg, "line") if l.get("stroke") == "#dddddd"})
+    axis = [l for l in _elements(svg, "line") if l.get("stroke") == "#000000" and l["y1"] == l["y2"]
+            and float(l["x2"]) - float(l["x1"]) > 300]
+    left, right = float(axis[0]["x1"]), float(axis[0]["x2"])
+    # the x span is the rows' own: -0.5 .. 1.5 s
+    sx = lambda s: left + (right - left) * (s + 0.5) / 2.0     # noqa: E731
+
+    def plateaus(points: str, lane_top: float, lane_base: float):
+        pts = [tuple(map(float, p.split(","))) for p in points.split()]
+        return sorted({(round((lane_base - y) / (lane_base - lane_top), 2), round(x, 1)) for x, y in pts
+                       if y < lane_base - 0.05})
+    # the head's lane is the upper one: its grid lines are 0 %, 50 %, 100 % at the lowest y's
+    head_top, head_base = grid[0], grid[2]
+    worker_top, worker_base = grid[3], grid[5]
+    assert plateaus(polys[ebm.HEAD], head_top, head_base) == \
+        [(0.5, round(sx(0.0), 1)), (0.5, round(sx(0.02), 1))]
+    assert plateaus(polys[ebm.WORKER], worker_top, worker_base) == \
+        [(1.0, round(sx(0.5), 1)), (1.0, round(sx(0.52), 1))]
+    # and the 0.1 of received traffic is drawn nowhere
+    assert not re.search(r"10 %", svg)
