@@ -138,3 +138,41 @@ def test_no_idle_before_the_window_leaves_the_correction_missing():
     tx = {6.0: 1_000, 7.0: 1_000}
     got = _window_traffic({"prefill": (5.5, 7.0)}, tx, guard=1.0)
     assert got["prefill"][0] == 2_000 and got["prefill"][2] is None and got["prefill"][3] is None
+
+
+# --- the decode table: rates, RTT basis and the prediction ------------------------------------
+
+def test_decode_what_if_by_hand():
+    con = duckdb.connect()
+    # one decode step verifies 4 positions in 0.2 s (2 tokens per step); 1000 B per position
+    # head -> worker, 250 B back; the measured link is 1 GbE (avg RTT 1 ms, min 0.5 ms), the
+    # campaign has a 10 GbE link without ping and no 2.5 GbE link
+    _table(con, "fct_deployment_constants", "campaign varchar, prefill_link_id varchar, verify_positions int, "
+           "verify_step_s double, tokens_per_step double, decode_tokens_per_s double, "
+           "wire_bytes_per_position_head_to_worker double, wire_bytes_per_position_worker_to_head double, "
+           "source_files varchar[]", [("c", "gbe", 4, 0.2, 2.0, 10.0, 1000.0, 250.0, ["k"])])
+    _table(con, "fct_deployment_links", "campaign varchar, link_id varchar, link_class varchar, status varchar, "
+           "rtt_avg_s double, rtt_min_s double, source_files varchar[]",
+           [("c", "gbe", "1gbe", "current", 0.001, 0.0005, ["p"]),
+            ("c", "ten", "10gbe", "current", None, None, ["q"])])
+    _table(con, "dim_link_classes", "link_class varchar, label varchar, sort_order int, usable_bytes_per_s double",
+           [("1gbe", "1 GbE", 1, 1.0e8), ("2.5gbe", "2.5 GbE", 2, 2.5e8), ("10gbe", "10 GbE", 3, 1.0e9)])
+    _run(con, "marts/fct_decode_what_if.sql")
+    got = {r[0]: r[1:] for r in con.execute(
+        "select link_class, rtt_s, rtt_basis, is_measured, step_wire_bytes, wire_s, net_s, "
+        "avg_wire_bits_per_s_head_to_worker, avg_wire_bits_per_s_worker_to_head, compute_s, "
+        "predicted_tokens_per_s from fct_decode_what_if").fetchall()}
+    # step wire bytes = 4 x (1000 + 250) = 5000 B; average wire rates over the measured step:
+    # 4 x 1000 / 0.2 x 8 = 160,000 bit/s out, 4 x 250 / 0.2 x 8 = 40,000 bit/s back
+    # 1 GbE (measured): wire 5000 / 1e8 = 5e-5 s, net = 0.001 + 5e-5 = 1.05e-3 s,
+    # compute = 0.2 - 1.05e-3 = 0.19895 s, predicted 2 / (0.19895 + 1.05e-3) = 10 tok/s
+    assert got["1gbe"] == (0.001, "measured", True, 5000.0, pytest.approx(5e-5), pytest.approx(1.05e-3),
+                           pytest.approx(160_000), pytest.approx(40_000), pytest.approx(0.19895),
+                           pytest.approx(10.0))
+    # 2.5 GbE: no link of that class, so the lowest measured minimum RTT (0.5 ms) is assumed;
+    # net = 0.0005 + 5000 / 2.5e8 = 5.2e-4 s; predicted 2 / (0.19895 + 5.2e-4) = 10.0266 tok/s
+    assert got["2.5gbe"][:2] == (0.0005, "assumed")
+    assert got["2.5gbe"][5] == pytest.approx(5.2e-4)
+    assert got["2.5gbe"][9] == pytest.approx(2 / (0.19895 + 5.2e-4))
+    # 10 GbE: the campaign has that link but no ping on it: not measured, NULL, not assumed
+    assert got["10gbe"][:2] == (None, "not measured") and got["10gbe"][9] is None

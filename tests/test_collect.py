@@ -173,8 +173,26 @@ def test_netdev_capture_has_the_documented_shape(tmp_path):
     assert {"achieved_hz", "worst_gap_ms", "started", "cpu_s", "cpu_fraction"} <= set(head)
     samples = ("\n" + text).split("\n@ ")[1:]
     assert len(samples) == int(head["samples"]) >= 1
+    # achieved_hz = (samples - 1) / the span from the first sample to the last (monotonic clock;
+    # the wall-clock stamps of the first and last sample span the same time to a few us)
+    n, span = int(head["samples"]), float(head["ended"]) - float(head["started"])
+    if n > 1:
+        assert float(head["achieved_hz"]) == pytest.approx((n - 1) / span, rel=0.02)
     for s in samples:
         stamp, body = s.split("\n", 1)
         float(stamp)
         # split() ate the newline before each '@': put it back.
         assert body + ("" if body.endswith("\n") else "\n") == table
+
+
+def test_netdev_header_states_the_achieved_rate_and_worst_gap():
+    from pipeline.collect.netdev import Stats, header
+    # 50 samples over 0.98 s: (50 - 1) / 0.98 = 50.0 Hz; worst gap 0.0312 s = 31.2 ms;
+    # cpu 0.049 s of 0.98 s wall = 0.0500
+    s = Stats(samples=50, started=1000.25, ended=1001.23, achieved_hz=49 / 0.98, worst_gap_s=0.0312,
+              cpu_s=0.049, wall_s=0.98)
+    text = header("h", 50, s, "/proc/net/dev").decode()
+    fields = dict(kv.split("=", 1) for ln in text.splitlines()[1:] for kv in ln[2:].split())
+    assert (fields["rate_hz"], fields["achieved_hz"], fields["worst_gap_ms"]) == ("50", "50.00", "31.2")
+    assert (fields["samples"], fields["started"], fields["ended"]) == ("50", "1000.250000", "1001.230000")
+    assert (fields["cpu_s"], fields["cpu_fraction"]) == ("0.049", "0.0500")
