@@ -7,7 +7,7 @@ export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: install tools docs test check defs-check dev launch serve clean bench
+.PHONY: install tools docs test check defs-check dev launch serve clean bench mutate
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -66,6 +66,15 @@ launch: install $(DAGSTER_HOME)/dagster.yaml
 # BENCH_ARGS: e.g. BENCH_ARGS="--quick" for a smoke run, "--only netdev --runs 5".
 bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# Mutation testing (slow; not part of `make test`): mutmut over the parsers, renderers, runner,
+# atomic-write and lock code (MUTMUT_ARGS: mutant names or globs, e.g. "pipeline.ingest.ping*"),
+# then the SQL mutants one at a time (MUTATE_ARGS: e.g. "--sample 40", "--only 'sql/marts/*'").
+# Both print the score and the survivors; see tests/README.md.
+mutate: install
+	$(BIN)/python -m pip install -q -e '.[mutate]'
+	$(BIN)/python -m mutation python $(MUTMUT_ARGS)
+	$(BIN)/python -m mutation sql $(MUTATE_ARGS)
 
 serve: docs
 	$(BIN)/mkdocs serve

@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 from pipeline.ingest import iperf3, nccl_tests
 from pipeline.ingest.base import ParseError
 
+from parser_cases import assert_named
+
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -115,6 +117,7 @@ def test_iperf3_cut_short_is_an_error_naming_a_line(tmp_path, run, where):
         return                                    # nothing cut but the last newline
     with pytest.raises(ParseError) as info:
         iperf3.parse(_write(tmp_path, cut))
+    assert_named(info.value, tmp_path / "run.json")
     assert info.value.line is not None and 1 <= info.value.line <= cut.count(b"\n") + 1
 
 
@@ -127,6 +130,7 @@ def test_iperf3_undecodable_bytes_name_their_line(tmp_path, run, junk, at):
     lines[at - 1] = junk + lines[at - 1]
     with pytest.raises(ParseError) as info:
         iperf3.parse(_write(tmp_path, b"".join(lines)))
+    assert_named(info.value, tmp_path / "run.json")
     assert info.value.line == at and "UTF-8" in str(info.value)
 
 
@@ -232,6 +236,7 @@ def test_nccl_tests_cut_short_is_an_error_or_the_whole_table(tmp_path, run, wher
     try:
         rows = nccl_tests.parse(_write(tmp_path, cut, "perf.log"))
     except ParseError as exc:
+        assert_named(exc, tmp_path / "perf.log")
         assert exc.line is not None and 1 <= exc.line <= cut.count(b"\n") + 1
         return
     # only a cut inside the footer's value (or after it) leaves a complete table
@@ -249,4 +254,5 @@ def test_nccl_tests_a_foreign_line_in_the_table_is_named(tmp_path, run, junk, at
     lines.insert(at - 1, "x" + junk.replace("NCCL", "nccl") + "\n")
     with pytest.raises(ParseError) as info:
         nccl_tests.parse(_write(tmp_path, "".join(lines), "perf.log"))
+    assert_named(info.value, tmp_path / "perf.log")
     assert info.value.line == at

@@ -21,6 +21,8 @@ from pipeline.ingest import journal
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.llama_server_log import FIELDS
 
+from parser_cases import assert_named
+
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 ERAS = ("2024", "2025", "2026")
@@ -175,7 +177,8 @@ def test_a_log_cut_anywhere_keeps_its_complete_lines_and_marks_the_cut_one(tmp_p
     try:
         rows = journal.parse(_write(tmp_path, cut))
     except ParseError as exc:           # nothing llama-server wrote was left
-        assert exc.line is not None and complete <= 1
+        assert_named(exc, tmp_path / "server.log")
+        assert complete <= 1
         return
     assert _fields(rows[:complete]) == expected[:complete]
     if cut.endswith(b"\n"):
@@ -195,4 +198,5 @@ def test_llama_server_log_undecodable_bytes_name_their_line(tmp_path, log, junk,
     lines[at - 1] = lines[at - 1][:5] + junk + lines[at - 1][5:]
     with pytest.raises(ParseError) as info:
         journal.parse(_write(tmp_path, b"".join(lines)))
+    assert_named(info.value, tmp_path / "server.log")
     assert info.value.line == at and "UTF-8" in str(info.value)

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from pipeline.ingest import netdev, ping
 from pipeline.ingest.base import ParseError
 
+from parser_cases import assert_named
+
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -74,7 +76,8 @@ def test_netdev_cut_short_is_an_error_or_a_prefix_of_the_truth(tmp_path, samples
         got = _rows(netdev.parse(_write(tmp_path, cut)))
     except ParseError as exc:
         # the line it names is in the file, or the one after its end (a sample expected there)
-        assert exc.line is not None and 1 <= exc.line <= len(cut.splitlines()) + 1
+        assert_named(exc, tmp_path / "capture.netdev")
+        assert 1 <= exc.line <= len(cut.splitlines()) + 1
         return
     # a cut inside the last (unstored) counter of a line leaves the stored ones intact
     assert got == rows[:len(got)]
@@ -91,6 +94,7 @@ def test_netdev_a_foreign_line_is_named_by_number(tmp_path, samples, junk, at):
     lines.insert(at - 1, "x" + junk + "\n")            # no ':', not a title: unknown to the format
     with pytest.raises(ParseError) as info:
         netdev.parse(_write(tmp_path, "".join(lines)))
+    assert_named(info.value, tmp_path / "capture.netdev")
     assert info.value.line == at
 
 
@@ -103,6 +107,7 @@ def test_netdev_undecodable_bytes_name_their_line(tmp_path, samples, junk, at):
     lines[at - 1] = junk + lines[at - 1]
     with pytest.raises(ParseError) as info:
         netdev.parse(_write(tmp_path, b"".join(lines)))
+    assert_named(info.value, tmp_path / "capture.netdev")
     assert info.value.line == at and "UTF-8" in str(info.value)
 
 
@@ -164,7 +169,7 @@ def test_ping_cut_short_is_an_error_never_a_crash(tmp_path, where):
     try:
         (row,) = ping.parse(path)
     except ParseError as exc:
-        assert exc.line is not None
+        assert_named(exc, path)
         return
     # whatever parses is the truth: the summary line is complete, so are its counts
     assert (row["packets_transmitted"], row["packets_received"]) == (1, 1)
@@ -251,7 +256,8 @@ def test_any_ping_cut_short_is_an_error_or_the_whole_truth(tmp_path, case, where
     try:
         (row,) = ping.parse(path)
     except ParseError as exc:
-        assert exc.line is not None and 1 <= exc.line <= cut.count(b"\n") + 1
+        assert_named(exc, path)
+        assert 1 <= exc.line <= cut.count(b"\n") + 1
         return
     # what parsed has its counts and every rtt it read right (a cut summary may leave rtt out)
     for key in ("destination", "packets_transmitted", "packets_received", "source_line"):

@@ -1,0 +1,119 @@
+"""The atomic-write and build-lock primitives, in-process and fast (the whole-build kill and
+lock tests are in test_trust_build.py and test_trust_faults.py)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline import lock
+from pipeline.atomic import atomic_write, write_if_changed
+
+
+def test_a_failing_fill_leaves_the_old_bytes_and_no_temp_file(tmp_path):
+    target = tmp_path / "page.md"
+    target.write_bytes(b"old")
+
+    def fill(fh):
+        fh.write(b"half of the new")
+        raise RuntimeError("renderer failed")
+
+    with pytest.raises(RuntimeError):
+        atomic_write(target, fill)
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
+
+
+def test_the_temp_file_lives_in_tmp_dir_and_the_result_is_world_readable(tmp_path):
+    target, staging = tmp_path / "docs" / "page.md", tmp_path / "staging"
+    target.parent.mkdir()
+    staging.mkdir()
+    seen = []
+    atomic_write(target, lambda fh: (seen.append(sorted(p.name for p in staging.iterdir())), fh.write(b"new")),
+                 tmp_dir=staging)
+    assert target.read_bytes() == b"new"
+    assert len(seen[0]) == 1 and seen[0][0].startswith(".page.md.") and seen[0][0].endswith(".tmp")
+    assert not list(staging.iterdir()) and oct(target.stat().st_mode & 0o777) == "0o644"
+
+
+def test_write_if_changed_keeps_an_equal_file_untouched(tmp_path):
+    target = tmp_path / "a" / "b.md"
+    assert write_if_changed(target, "x") is True            # folders made
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    assert write_if_changed(target, b"x") is False
+    assert target.stat().st_mtime_ns == 1_000_000_000       # not rewritten
+    assert write_if_changed(target, "y") is True and target.read_text() == "y"
+
+
+def test_write_if_changed_removes_a_killed_builds_temp_files(tmp_path):
+    target = tmp_path / "b.md"
+    stale = tmp_path / ".b.md.abc123.tmp"
+    stale.write_text("half")
+    other = tmp_path / ".c.md.abc123.tmp"                   # another target's: not ours
+    other.write_text("half")
+    write_if_changed(target, "new")
+    assert not stale.exists() and other.exists() and target.read_text() == "new"
+
+
+def test_the_bytes_are_written_whole_around_the_fault_point(tmp_path):
+    # with the fault point named but not armed, the two halves make the whole
+    data = bytes(range(256)) * 3 + b"odd"
+    write_if_changed(tmp_path / "f", data, fault="docs:mid-write")
+    assert (tmp_path / "f").read_bytes() == data
+
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from pipeline import lock
+lock.acquire([Path(sys.argv[1])], timeout_s=5)
+print("held", flush=True)
+time.sleep(30)
+"""
+
+
+def test_a_held_lock_is_refused_after_the_timeout_naming_the_holder(tmp_path, monkeypatch):
+    path = tmp_path / ".interconnect-build.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(lock, "_held", {})
+        monkeypatch.setattr(lock, "_refused", {})
+        monkeypatch.delenv(lock.OWNER_ENV, raising=False)
+        start = time.monotonic()
+        with pytest.raises(lock.BuildLockedError) as info:
+            lock.acquire([path], timeout_s=0.3)
+        assert time.monotonic() - start >= 0.3                      # it waited
+        assert f"pid {holder.pid}" in str(info.value) and "nothing was written" in str(info.value)
+        # refused once, refused at once after that
+        start = time.monotonic()
+        with pytest.raises(lock.BuildLockedError):
+            lock.acquire([path], timeout_s=5)
+        assert time.monotonic() - start < 1
+        # a child of the holder (its pid exported) goes through
+        monkeypatch.setenv(lock.OWNER_ENV, str(holder.pid))
+        monkeypatch.setattr(lock, "_refused", {})
+        lock.acquire([path], timeout_s=0.1)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_free_lock_is_taken_and_names_this_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock, "_held", {})
+    monkeypatch.setattr(lock, "_refused", {})
+    paths = lock.lock_paths(tmp_path, tmp_path / "elsewhere" / "w.duckdb")
+    # a warehouse outside the tree has its own lock beside it
+    assert paths == [tmp_path.resolve() / ".interconnect-build.lock",
+                     (tmp_path / "elsewhere" / "w.duckdb.lock").resolve()]
+    assert lock.lock_paths(tmp_path, tmp_path / "w.duckdb") == [tmp_path.resolve() / ".interconnect-build.lock"]
+    lock.acquire(paths, timeout_s=0.1)
+    assert all(p.read_text() == str(os.getpid()) for p in paths)
+    lock.acquire(paths, timeout_s=0.1)                              # re-entrant
+    for fd in lock._held.values():
+        os.close(fd)

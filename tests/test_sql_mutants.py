@@ -1,0 +1,52 @@
+"""The SQL mutant generator of `make mutate` (mutation/sql_mutants.py): which mistakes it makes,
+that comments and string literals are left alone, and that every mutant still parses where the
+original did (so a killed mutant was killed by a test, not by a syntax error)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from mutation.sql_mutants import discover, mutants_of
+
+SQL = """-- a comment: where x < 8 and median(y)
+select a.tx_bytes * 8 / 1024 as bits, median(b) as m, 'where < 1024' as s
+from t as a
+where a.x <= 3 and a.y = 'k'
+group by all
+qualify row_number() over (partition by a.campaign, a.host order by c) = 1
+"""
+
+
+def test_the_mutants_of_a_small_model():
+    got = [(m.kind, m.old, m.new, m.line) for m in mutants_of("sql/x.sql", SQL)]
+    assert got == [
+        ("swap", "tx_bytes", "rx_bytes", 2),
+        ("constant", "8", "1", 2),
+        ("constant", "1024", "1000", 2),
+        ("aggregate", "median", "min", 2),
+        ("filter", "where", "where true or", 4),
+        ("compare", "<=", "<", 4),
+        ("compare", "=", "<>", 4),
+        ("filter", "qualify", "qualify true or", 6),
+        ("group", ", a.host", "", 6),
+        ("compare", "=", "<>", 6),
+    ]
+    # nothing from the comment (line 1) or the string literal on line 2
+
+
+def test_applying_a_mutant_changes_only_its_token():
+    (drop,) = [m for m in mutants_of("sql/x.sql", SQL) if m.kind == "group"]
+    out = drop.apply(SQL)
+    assert "partition by a.campaign order by c" in out
+    assert out.replace("partition by a.campaign order", "partition by a.campaign, a.host order") == SQL
+
+
+def test_every_shipped_mutant_still_parses():
+    root = Path(__file__).resolve().parent.parent
+    mutants = discover(root)
+    assert len(mutants) > 500
+    con = duckdb.connect()
+    for m in mutants[::25]:        # a spread of files and kinds; parsing all takes a minute
+        text = m.apply((root / m.file).read_text())
+        con.extract_statements(text)
