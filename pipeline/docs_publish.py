@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 from .atomic import write_if_changed
-from .faults import checkpoint
 
 CAMPAIGN_AREAS = ("deployments", "p2p")
 
@@ -64,11 +63,10 @@ def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
         new = _group_files(staged, slug)
         old = _group_files(docs, slug)
         for rel, path in sorted(new.items()):
-            # temp files in the staging folder: a kill mid-write leaves none inside docs/
+            # temp files in the staging folder: a kill mid-write leaves none inside docs/; the
+            # fault point is inside the second page written, one page already replaced
             written += write_if_changed(docs / rel, path.read_bytes(), tmp_dir=staged,
-                                        fault="docs:mid-write")
-            if written == 1:
-                checkpoint("docs:publishing")
+                                        fault="docs:mid-write" if written == 1 else None)
         for rel in sorted(set(old) - set(new)):
             (docs / rel).unlink()
             removed += 1

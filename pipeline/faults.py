@@ -6,8 +6,8 @@ Points: ``build:starting`` (``make docs`` decided there is work to do: the last 
 is gone, nothing else touched), ``ingest:parsed`` (rows parsed, nothing written), ``ingest:written`` (the new Parquet
 file written under its temporary name), ``ingest:renamed`` (renamed into place, the old
 version not yet removed), ``page:staged`` (a page rendered into the staging folder),
-``docs:publishing`` (half of docs/ replaced), ``docs:mid-write`` (half of the bytes of the
-first page replaced in docs/ written, under their temporary name).
+``docs:mid-write`` (docs/ half replaced: one page replaced, half of the bytes of the second
+written under their temporary name).
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Shared fixtures: a built copy of the whole project, made once per test session."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,13 @@ def warehouse(project):
 @pytest.fixture(autouse=True)
 def _no_env_leak(monkeypatch):
     monkeypatch.delenv("INTERCONNECT_ROOT", raising=False)
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    """Ids made of word characters for text and bytes values: an id holding '/' cannot be passed
+    back to pytest as a node id (mutmut does that)."""
+    if isinstance(val, bytes):
+        val = val.decode("latin-1")
+    if not isinstance(val, str):
+        return None                       # pytest's own id
+    return re.sub(r"\W+", "_", val).strip("_")[:60] or "blank"

@@ -1,4 +1,5 @@
 """iperf3 -J parser: end.sum_sent / end.sum_received, tool errors quoted, bad JSON located."""
+import json
 from pathlib import Path
 
 import duckdb
@@ -162,3 +163,29 @@ def test_json_stream_bad(tmp_path, data, line, words):
     path = tmp_path / "stream.json"
     path.write_bytes(data)
     assert_rejects(parse, path, line, words)
+
+
+def test_json_stream_skips_blank_lines_between_events(tmp_path):
+    # a stream whose events are separated by an empty line (a terminal's copy): every event is
+    # read, the end event included (line 5)
+    end = {"sum_sent": {"seconds": 1.0, "bytes": 10, "bits_per_second": 80.0},
+           "sum_received": {"seconds": 1.0, "bytes": 9, "bits_per_second": 72.0}}
+    lines = [json.dumps({"event": "start", "data": {"test_start": {"protocol": "TCP"}}}), "",
+             json.dumps({"event": "interval", "data": {}}), "", json.dumps({"event": "end", "data": end})]
+    path = tmp_path / "stream.json"
+    path.write_text("\n".join(lines) + "\n")
+    (row,) = parse(path)
+    assert (row["sent_bytes"], row["received_bytes"], row["source_line"]) == (10, 9, 5)
+
+
+def test_a_run_without_the_reverse_flag_says_nothing_about_direction(tmp_path):
+    # test_start without "reverse" (a writer that omits it): NULL, not False
+    doc = {"start": {"test_start": {"protocol": "TCP", "num_streams": 1}},
+           "end": {"sum_sent": {"seconds": 1.0, "bytes": 1}, "sum_received": {"seconds": 1.0, "bytes": 1}}}
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(doc))
+    (row,) = parse(path)
+    assert row["reverse"] is None and row["num_streams"] == 1
+    doc["start"]["test_start"]["reverse"] = 1
+    path.write_text(json.dumps(doc))
+    assert parse(path)[0]["reverse"] is True

@@ -6,7 +6,8 @@ is left half written, nothing stays locked.
   version is removed) leaves rows that match their registry entry, and the next run brings the
   store in line with the current bytes;
 - pages: a kill after a page is staged leaves docs/ entirely old; a kill half-way through
-  replacing docs/ is finished by the next build (pipeline.docs_publish.recover);
+  replacing docs/, inside a page's bytes, leaves every page whole and is finished by the next
+  build (pipeline.docs_publish.recover);
 - SIGTERM / SIGINT end a build like a failure: docs/ and site/ old, no staging folder left;
 - a failing page leaves docs/ old.
 """
@@ -160,39 +161,27 @@ def test_kill_after_a_page_is_staged_leaves_docs_old(built_tree, tmp_path):
     assert _docs(root) == before
 
 
-def test_kill_while_replacing_docs_is_finished_by_the_next_build(built_tree, tmp_path):
-    root = _edited(built_tree, tmp_path / "root")
-    before = _docs(root)
-    proc = _start(root, "--no-site", INTERCONNECT_FAULT="docs:publishing")
-    proc.communicate()
-    assert proc.returncode == -signal.SIGKILL
-    half = _docs(root)
-    changed = [n for n in half if half[n] != before.get(n)]
-    assert len(changed) == 1                      # the kill landed half-way through
-    recover(Project(root))                        # what the next build does first
-    after = _docs(root)
-    edited = {n for n in after if after[n] != before.get(n)}
-    assert edited == {"ethernet-bandwidth-math.md", "point-to-point.md", "index.md"}
-    assert not (root / ".docs-staging").exists() or not any((root / ".docs-staging").iterdir())
-
-
-def test_kill_inside_a_page_write_leaves_no_half_page(built_tree, tmp_path):
-    # killed with half of the first edited page's bytes written: they are in a temporary file
-    # in the staging folder, so docs/ is whole and old (a page written in place would be half)
+def test_kill_inside_a_page_write_half_way_through_docs_is_finished_by_the_next_build(built_tree, tmp_path):
+    # killed with one edited page replaced and half of the second's bytes written: those are in
+    # a temporary file in the staging folder, so every page in docs/ is whole (a page written
+    # in place would be half), and the next build finishes the publication
     root = _edited(built_tree, tmp_path / "root")
     before = _docs(root)
     proc = _start(root, "--no-site", INTERCONNECT_FAULT="docs:mid-write")
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL        # the build reached the write and died in it
+    half = _docs(root)
+    changed = [n for n in half if half[n] != before.get(n)]
+    assert len(changed) == 1                          # the kill landed half-way through docs/
     staging = root / ".docs-staging"
-    halves = [p for p in staging.rglob(".*.tmp")] if staging.is_dir() else []
+    halves = list(staging.rglob(".*.tmp")) if staging.is_dir() else []
     assert len(halves) == 1 and 0 < halves[0].stat().st_size   # the half-written bytes
-    assert _docs(root) == before
-    recover(Project(root))                           # the next build finishes the publication
+    assert not list((root / "docs").rglob(".*.tmp"))
+    recover(Project(root))                           # what the next build does first
     after = _docs(root)
     assert {n for n in after if after[n] != before.get(n)} == \
         {"ethernet-bandwidth-math.md", "point-to-point.md", "index.md"}
-    assert not list((root / "docs").rglob(".*.tmp"))
+    assert not staging.exists() or not any(staging.iterdir())
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
