@@ -120,10 +120,10 @@ def task_lines(draw, era: str, slot: int, task: int):
 
 
 @st.composite
-def server_logs(draw):
+def server_logs(draw, relative_stamps: bool = True):
     """(the log's text, the fields each of its lines must parse to, incl. log_rel_s)."""
     era = draw(st.sampled_from(ERAS))
-    stamps = draw(st.booleans())
+    stamps = relative_stamps and draw(st.booleans())
     port = draw(st.integers(1, 65535))
     endpoint = f"10.0.{draw(st.integers(0, 255))}.{draw(st.integers(1, 254))}:{port}"
     device = f"RPC[{endpoint}]" if era == "2024" else f"RPC0[{endpoint}]"
@@ -200,3 +200,47 @@ def test_llama_server_log_undecodable_bytes_name_their_line(tmp_path, log, junk,
         journal.parse(_write(tmp_path, b"".join(lines)))
     assert_named(info.value, tmp_path / "server.log")
     assert info.value.line == at and "UTF-8" in str(info.value)
+
+
+# --- the same lines as journalctl -o short-iso[-precise] and docker logs --timestamps print them
+# systemd src/shared/logs-show.c: strftime "%Y-%m-%dT%H:%M:%S", ".%06u" for -precise, then the
+# zone "%+03d:%02d" (v250+) or strftime's "%z" ("+0200", before); " <host> <identifier>[<pid>]: ".
+# docker: RFC 3339 UTC with nanoseconds, "2026-08-17T16:40:00.123456789Z <message>".
+
+@st.composite
+def stamped_logs(draw):
+    import datetime as dt
+    shape = draw(st.sampled_from(["short-iso", "short-iso-precise", "short-iso-old-offset", "docker"]))
+    text, expected = draw(server_logs(relative_stamps=False))
+    minutes = 0 if shape == "docker" else draw(st.integers(-12 * 60, 14 * 60).map(lambda m: m - m % 15))
+    zone = dt.timezone(dt.timedelta(minutes=minutes))
+    t_us = draw(st.integers(10**15, 2 * 10**15))
+    pid = draw(st.integers(1, 2**22))
+    out, want = [], []
+    for line, fields in zip(text.splitlines(), expected):
+        t_us += draw(st.integers(0, 10**7))
+        if shape != "short-iso-precise" and shape != "docker":
+            t_us -= t_us % 1_000_000                         # whole seconds only
+        local = dt.datetime.fromtimestamp(t_us // 1_000_000, zone)
+        stamp = local.strftime("%Y-%m-%dT%H:%M:%S")
+        sign, off = ("-" if minutes < 0 else "+"), abs(minutes)
+        if shape == "docker":
+            out.append(f"{stamp}.{t_us % 1_000_000:06d}{draw(st.integers(0, 999)):03d}Z {line}")
+            host = unit = who = None
+        else:
+            frac = f".{t_us % 1_000_000:06d}" if shape == "short-iso-precise" else ""
+            zone_text = (f"{sign}{off // 60:02d}{off % 60:02d}" if shape == "short-iso-old-offset"
+                         else f"{sign}{off // 60:02d}:{off % 60:02d}")
+            out.append(f"{stamp}{frac}{zone_text} server llama-server[{pid}]: {line}")
+            host, unit, who = "server", "llama-server", pid
+        want.append({**fields, "realtime_us": t_us, "hostname": host, "unit": unit, "pid": who})
+    return shape, "\n".join(out) + "\n", want
+
+
+@SETTINGS
+@given(stamped_logs())
+def test_journal_and_docker_timestamps_parse_back(tmp_path, log):
+    shape, text, expected = log
+    rows = journal.parse(_write(tmp_path, text))
+    keys = (*FIELDS, "realtime_us", "hostname", "unit", "pid", "source_line")
+    assert [{k: r[k] for k in keys} for r in rows] == [{k: e[k] for k in keys} for e in expected], shape
