@@ -256,3 +256,51 @@ def test_nccl_tests_a_foreign_line_in_the_table_is_named(tmp_path, run, junk, at
         nccl_tests.parse(_write(tmp_path, "".join(lines), "perf.log"))
     assert_named(info.value, tmp_path / "perf.log")
     assert info.value.line == at
+
+
+# what each field's error says it expected (the parser's words, the user-facing contract)
+FIELD_EXPECTED = {"time": "a time in us", "algbw": "algbw in GB/s", "busbw": "busbw in GB/s",
+                  "#wrong": "an error count or N/A", "error": "an error count or N/A",
+                  "root": "a root rank"}
+
+
+@SETTINGS
+@given(nccl_runs(), st.integers(0, 10**6), st.integers(0, 10**6), st.sampled_from(["x", "1.2.3", "--", "0x1g"]))
+def test_nccl_tests_a_bad_field_is_named_with_its_column(tmp_path, run, which_row, which_field, junk):
+    text, expected = run
+    lines = text.splitlines(keepends=True)
+    line_no = expected[2 * (which_row % (len(expected) // 2))]["source_line"]
+    header = next(l for l in lines if "size" in l and "count" in l and "type" in l)
+    names = header.split("#", 1)[1].split()
+    names = [n for n in names if n != "timestamp"]
+    row = lines[line_no - 1]
+    tag = row[: row.index(">:") + 2] if row.startswith("[") else ""
+    tokens = row[len(tag):].split()
+    # a field past the three lead columns (size, count and type are what make a row a row)
+    candidates = [i for i, n in enumerate(names) if n in FIELD_EXPECTED]
+    i = candidates[which_field % len(candidates)]
+    tokens[i] = junk
+    lines[line_no - 1] = tag + "  ".join(tokens) + "\n"
+    path = _write(tmp_path, "".join(lines), "perf.log")
+    with pytest.raises(ParseError) as info:
+        nccl_tests.parse(path)
+    assert_named(info.value, path)
+    assert (info.value.line, info.value.expected, info.value.found) == \
+        (line_no, FIELD_EXPECTED[names[i]], repr(junk))
+
+
+@SETTINGS
+@given(nccl_runs().filter(lambda run: "timestamp" in run[0]), st.integers(0, 10**6))
+def test_nccl_tests_a_bad_timestamp_is_named(tmp_path, run, which_row):
+    text, expected = run
+    lines = text.splitlines(keepends=True)
+    line_no = expected[2 * (which_row % (len(expected) // 2))]["source_line"]
+    tokens = lines[line_no - 1].split()
+    tokens[-2] = "26-1-1"
+    lines[line_no - 1] = "  ".join(tokens) + "\n"
+    path = _write(tmp_path, "".join(lines), "perf.log")
+    with pytest.raises(ParseError) as info:
+        nccl_tests.parse(path)
+    assert_named(info.value, path)
+    assert (info.value.line, info.value.expected, info.value.found) == \
+        (line_no, "a timestamp 'YYYY-MM-DD HH:MM:SS' at the end", repr(f"26-1-1 {tokens[-1]}"))
