@@ -7,6 +7,7 @@ import pytest
 
 from parser_cases import assert_rejects
 
+from pipeline.ingest.base import ParseError
 from pipeline.ingest.ping import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
@@ -103,3 +104,44 @@ def test_rows_fit_the_declared_table():
     # two files with every reply lost keep NULL rtts
     assert con.execute(f"select count(*) from {FORMAT.table} where rtt_avg_ms is null").fetchall() \
         == [(2,)]
+
+
+HDR = "PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.\n"
+STATS = "\n--- 10.0.0.2 ping statistics ---\n"
+WIN = "\r\nPinging 10.0.0.2 with 32 bytes of data:\r\nReply from 10.0.0.2: bytes=32 time=1ms TTL=64\r\n"
+WIN_STATS = "\r\nPing statistics for 10.0.0.2:\r\n"
+
+
+@pytest.mark.parametrize("text, line, expected, found", [
+    ("", 1, "tool output", "an empty file"),
+    ("3 packets transmitted, 3 received, 0% packet loss, time 2003ms\n", 1,
+     # the found line is quoted up to 60 characters
+     "a 'PING <host>' header before the summary", repr("3 packets transmitted, 3 received, 0% packet loss, time 2003ms"[:60])),
+    (HDR + "64 bytes from 10.0.0.2: icmp_seq=1 ttl=64 time=0.1 ms\n", 1,
+     "ping output with an 'N packets transmitted' summary", repr(HDR.strip())),
+    (HDR + STATS + "1 packets transmitted, 1 received, 0% packet loss, time 0ms\n"
+     + STATS + "1 packets transmitted, 1 received, 0% packet loss, time 0ms\n", 7,
+     "one ping run per file", "2 summaries"),
+    (HDR + STATS + "0 packets transmitted, 0 received, time 0ms\n", 4, "at least one packet transmitted", "0"),
+    # a file copied while ping ran: the rtt line cut inside its numbers
+    (HDR + STATS + "2 packets transmitted, 2 received, 0% packet loss, time 1001ms\n"
+     "rtt min/avg/max/mdev = 0.100/0.150/0.2", 5,
+     "a complete 'rtt min/avg/max[/mdev] = a/b/c[/d] ms' line (cut short?)", repr("rtt min/avg/max/mdev = 0.100/0.150/0.2")),
+    (WIN + "Reply from 10.0.0.2: bytes=32 time=1ms TTL=64\r\n", 2,
+     "the 'Packets: Sent = …' summary of ping.exe", "none (the run was interrupted?)"),
+    (WIN + WIN_STATS + "    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),\r\n"
+     + WIN_STATS + "    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),\r\n", 9, "one ping run per file", "2 summaries"),
+    (WIN + WIN_STATS + "    Packets: Sent = 0, Received = 0, Lost = 0 (0% loss),\r\n", 6,
+     "at least one packet transmitted", "0"),
+    (WIN + WIN_STATS + "    Packets: Sent = 1, Received = 1, Lost = 0 (0% loss),\r\n"
+     "Approximate round trip times in milli-seconds:\r\n    Minimum = 1ms, Maximum = 1ms, Average = 1", 8,
+     "a complete 'Minimum = Nms, Maximum = Nms, Average = Nms' line (cut short?)",
+     repr("Minimum = 1ms, Maximum = 1ms, Average = 1")),
+])
+def test_every_refusal_says_where_what_and_what_was_found(tmp_path, text, line, expected, found):
+    path = tmp_path / "p.txt"
+    path.write_bytes(text.encode())
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert (info.value.path, info.value.line, info.value.expected, info.value.found) == \
+        (str(path), line, expected, found)
