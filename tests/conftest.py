@@ -69,3 +69,12 @@ def pytest_make_parametrize_id(config, val, argname):
     if not isinstance(val, str):
         return None                       # pytest's own id
     return re.sub(r"\W+", "_", val).strip("_")[:60] or "blank"
+
+
+# Hypothesis: under CI the examples are derived from each test's name (the same every run), so
+# a red CI is a change, not a newly drawn example; locally every run explores new ones.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")
