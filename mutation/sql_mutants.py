@@ -45,12 +45,16 @@ class Mutant:
 
 
 def _tokens(sql: str) -> list[tuple[int, str, str]]:
-    """(offset, type, text) of every token, text without the whitespace after it."""
+    """(offset, type, text) of every token, text without the whitespace after it. DuckDB gives
+    byte offsets into the UTF-8 text; they are turned into character offsets (a '§' or '→' in
+    a comment would otherwise shift every later mutant)."""
+    data = sql.encode("utf-8")
     raw = duckdb.tokenize(sql)
     out = []
     for i, (start, kind) in enumerate(raw):
-        end = raw[i + 1][0] if i + 1 < len(raw) else len(sql)
-        out.append((start, str(kind).rsplit(".", 1)[-1], sql[start:end].rstrip()))
+        end = raw[i + 1][0] if i + 1 < len(raw) else len(data)
+        at = len(data[:start].decode("utf-8"))
+        out.append((at, str(kind).rsplit(".", 1)[-1], data[start:end].decode("utf-8").rstrip()))
     return out
 
 

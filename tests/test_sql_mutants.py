@@ -9,7 +9,7 @@ import duckdb
 
 from mutation.sql_mutants import discover, mutants_of
 
-SQL = """-- a comment: where x < 8 and median(y)
+SQL = """-- a comment: where x < 8 and median(y) → §2.3 (non-ASCII: offsets are characters)
 select a.tx_bytes * 8 / 1024 as bits, median(b) as m, 'where < 1024' as s
 from t as a
 where a.x <= 3 and a.y = 'k'
@@ -32,7 +32,8 @@ def test_the_mutants_of_a_small_model():
         ("group", ", a.host", "", 6),
         ("compare", "=", "<>", 6),
     ]
-    # nothing from the comment (line 1) or the string literal on line 2
+    # nothing from the comment (line 1) or the string literal on line 2; the tokens are found
+    # after the comment's non-ASCII characters (DuckDB's byte offsets made into characters)
 
 
 def test_applying_a_mutant_changes_only_its_token():
