@@ -99,14 +99,21 @@ def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[flo
     _table(con, "int_netdev__intervals", "source_file varchar, campaign varchar, host varchar, link_id varchar, "
            "interface varchar, start_unix_s double, end_unix_s double, interval_s double, tx_bytes bigint, "
            "rx_bytes bigint, tx_status varchar, rx_status varchar",
-           [("f", "c", "h", "l", "eth0", end - 1.0, end, 1.0, tx, 0, "ok", "ok")
+           # received bytes: twice the sent ones, so tx and rx cannot be mistaken for each other
+           [("f", "c", "h", "l", "eth0", end - 1.0, end, 1.0, tx, 2 * tx, "ok", "ok")
             for end, tx in sorted(tx_by_end.items())])
     _table(con, "int_deployment__link_interfaces", "campaign varchar, link_id varchar, host varchar, "
            "interface varchar", [("c", "l", "h", "eth0")])
     _table(con, "ref_measurement_params", "parameter varchar, value varchar", [("idle_guard_s", str(guard))])
     _run(con, "intermediate/int_deployment__window_traffic.sql")
     cols = "window_kind, tx_window_bytes, tx_idle_bytes, idle_s, tx_bytes, window_s"
-    return {r[0]: r[1:] for r in con.execute(f"select {cols} from int_deployment__window_traffic").fetchall()}
+    got = {r[0]: r[1:] for r in con.execute(f"select {cols} from int_deployment__window_traffic").fetchall()}
+    rx = "window_kind, rx_window_bytes, rx_idle_bytes, idle_s, rx_bytes, window_s"
+    for kind, *values in con.execute(f"select {rx} from int_deployment__window_traffic").fetchall():
+        twice = tuple(None if v is None else 2 * v for v in got[kind][:2]) + (got[kind][2],) + \
+            (None if got[kind][3] is None else 2 * got[kind][3], got[kind][4])
+        assert tuple(values) == twice, kind            # every rx figure is twice the tx one
+    return got
 
 
 def test_intervals_on_the_window_edges_and_the_idle_guard():
