@@ -173,6 +173,9 @@ def test_tc_cells_median_spread_and_share(con):
     assert (cell["min_time_s"], cell["max_time_s"]) == (pytest.approx(0.014), pytest.approx(0.015))
     # effective = 10e6 bits / 0.0145 s = 689.655 Mbit/s; share of 1 Gbit/s = 0.689655
     assert cell["fraction_of_cap"] == pytest.approx(10e6 / 0.0145 / 1e9)
+    assert cell["effective_bits_per_s"] == pytest.approx(10e6 / 0.0145)
+    # the wire time at the 1 Gbit/s cap: 10e6 bits / 1e9 bit/s = 0.01 s
+    assert cell["wire_time_at_cap_s"] == pytest.approx(0.01)
     order = [r["setting_id"] for r in rows(con, "select * from dim_p2p_tc_settings order by setting_order")]
     assert order == ["none", "d10", "d20", "c2", "c1", "d10c1"]   # default, delays, loosest cap first
     cols = rows(con, "select backend from dim_p2p_tc_columns order by column_order")
