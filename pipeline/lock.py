@@ -17,7 +17,9 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 OWNER_ENV = "INTERCONNECT_LOCK_OWNER"
 _held: dict[str, int] = {}
@@ -85,3 +87,26 @@ def acquire(paths: list[Path], timeout_s: float | None = None) -> None:
 
 def writer_lock(root: Path, db_path: Path, timeout_s: float | None = None) -> None:
     acquire(lock_paths(root, db_path), timeout_s)
+
+
+@contextmanager
+def reader_lock(root: Path, db_path: Path) -> Iterator[None]:
+    """A shared hold on the build locks while a process that is not a build (the raw_data
+    sensor) reads the warehouse: refused at once with BuildLockedError while a build holds
+    them, and a build that starts meanwhile waits the few milliseconds of the read. (DuckDB
+    lets no process open the file for writing while another has it open, even read-only: an
+    unguarded read by the sensor failed a run's step.)"""
+    fds = []
+    try:
+        for path in lock_paths(root, db_path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fds.append(fd)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise BuildLockedError(f"a build (pid {_holder(path)}) holds {path}") from None
+        yield
+    finally:
+        for fd in fds:
+            os.close(fd)

@@ -117,3 +117,32 @@ def test_a_free_lock_is_taken_and_names_this_process(tmp_path, monkeypatch):
     lock.acquire(paths, timeout_s=0.1)                              # re-entrant
     for fd in lock._held.values():
         os.close(fd)
+
+
+def test_a_reader_is_refused_while_a_build_holds_the_lock_and_a_build_waits_for_a_reader(tmp_path, monkeypatch):
+    # the raw_data sensor reads the warehouse under reader_lock: DuckDB refuses a build's
+    # read-write open while any other process has the file open, even read-only
+    db = tmp_path / ".warehouse" / "w.duckdb"
+    tree_lock = tmp_path.resolve() / ".interconnect-build.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(tree_lock)], stdout=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(lock.BuildLockedError, match=f"pid {holder.pid}"):
+            with lock.reader_lock(tmp_path, db):
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+    monkeypatch.setattr(lock, "_held", {})
+    monkeypatch.setattr(lock, "_refused", {})
+    monkeypatch.delenv(lock.OWNER_ENV, raising=False)
+    with lock.reader_lock(tmp_path, db):                 # free now: the reader gets in
+        probe = subprocess.run([sys.executable, "-c", HOLD.replace("timeout_s=5", "timeout_s=0.3"),
+                                str(tree_lock)], capture_output=True, text=True, timeout=60,
+                               cwd=Path(__file__).resolve().parent.parent)
+        # a build cannot take the lock while the reader reads (it would wait; here it gives up)
+        assert probe.returncode != 0 and "BuildLockedError" in probe.stderr
+    lock.acquire([tree_lock], timeout_s=0.3)             # and takes it once the read is over
+    for fd in lock._held.values():
+        os.close(fd)

@@ -31,6 +31,7 @@ from dagster import (AddDynamicPartitionsRequest, AssetSelection, DefaultSensorS
 from ..catalog import REFERENCE_FOLDER
 from ..ingest.digest import folder_digest
 from ..ingest.scan import campaign_folders
+from ..lock import BuildLockedError, reader_lock
 from ..project import Project
 from .partitions import CAMPAIGNS
 from .stale_runs import fail_dead_runs
@@ -59,15 +60,19 @@ def built_digests(project: Project) -> dict[str, str]:
     if not project.warehouse.exists():
         return {}
     try:
-        con = duckdb.connect(str(project.warehouse), read_only=True)
-    except duckdb.Error as exc:      # a build holds the writer's lock (another process)
+        with reader_lock(project.root, project.warehouse):
+            try:
+                con = duckdb.connect(str(project.warehouse), read_only=True)
+            except duckdb.Error as exc:      # another process has it open for writing
+                raise WarehouseBusy(str(exc)) from None
+            try:
+                rows = con.execute("select folder, content_sha256 from meta_build_inputs").fetchall()
+            except duckdb.CatalogException:
+                return {}
+            finally:
+                con.close()
+    except BuildLockedError as exc:          # a build is running: ask again at the next tick
         raise WarehouseBusy(str(exc)) from None
-    try:
-        rows = con.execute("select folder, content_sha256 from meta_build_inputs").fetchall()
-    except duckdb.CatalogException:
-        return {}
-    finally:
-        con.close()
     return dict(rows)
 
 
