@@ -1,6 +1,4 @@
 """llama-server log-line parser: every message shape, garbage, and the timing carry-over."""
-import re
-
 import pytest
 
 from pipeline.ingest.llama_server_log import FIELDS, TimingContext, parse_message
@@ -103,10 +101,8 @@ SHAPES = [
 ]
 
 
-# ids of word characters only: a '/' or a quote in a test id breaks tools that pass ids back
-# to pytest (mutmut)
-@pytest.mark.parametrize("message, expected", SHAPES,
-                         ids=[re.sub(r"\W+", "_", repr(s[0]))[:48].strip("_") for s in SHAPES])
+# (ids: the message, made of word characters by conftest's pytest_make_parametrize_id)
+@pytest.mark.parametrize("message, expected", SHAPES)
 def test_message_shapes(message, expected):
     assert parse_message(message) == expected
 
