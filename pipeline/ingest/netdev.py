@@ -11,7 +11,10 @@ bytes packets errs drop fifo colls carrier compressed).
 
 An hour at 50 Hz is ~1M lines and a day is 1 GB, so the file never becomes Python
 objects line by line, nor one string: DuckDB streams it twice (``read_csv`` as one
-text column, in parallel, file order kept, lines numbered by a streaming window).
+text column, file order kept, lines numbered by a streaming window). A big capture is
+cut into byte ranges at ``@`` lines, one per core, each fed to DuckDB through its own
+named pipe and numbered on its own thread (pipeline/ingest/byte_ranges.py); the lines
+of the ranges before it turn a range's numbers into the file's.
 The first pass keeps the few lines that are not interface lines (samples, headers,
 anything out of place) in a small table; the second splits only the interface
 lines, takes each one's sample time from the nearest ``@`` line above it (a running
@@ -30,11 +33,13 @@ SQL downstream, not errors here.
 from __future__ import annotations
 
 import tempfile
+import threading
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 
+from pipeline.ingest import byte_ranges
 from pipeline.ingest.base import Format, ParseError, lines_strict
 from pipeline.store import sql_literal
 
@@ -47,6 +52,9 @@ _POSITIONS = (1, 2, 3, 4, 9, 10, 11, 12)
 _ONE_COLUMN = "\x01\x02\x03\x04"
 # DuckDB's memory for one capture's parse (beyond it, the numbered lines spill to disk).
 MEMORY_LIMIT = "1GB"
+# A capture is numbered in byte ranges of at least this size, one per DuckDB thread (below
+# twice this size, in one pass: starting the threads would cost more than it saves).
+RANGE_BYTES = 64 << 20
 
 
 def lines_sql(path: Path) -> str:
@@ -78,7 +86,7 @@ from (
 # Pass 1 (one thread: the windows need file order): every line that matters, numbered, with
 # its sample; only interface lines keep their text. Pass 2 reads this table on every core.
 _LINES = r"""
-create or replace temp table netdev_lines as
+create or replace table netdev_lines_{part} as
 select line_no, kind, sample_line, own_time,
     case
         when kind = 'other' then 'unknown_line'
@@ -92,28 +100,31 @@ from (
         try_cast(regexp_extract(line, '^@ ([0-9]+(\.[0-9]+)?)\s*$', 1) as double) end as own_time
     from ({windowed})
     where kind in ('interface', 'sample', 'header', 'other') or (kind = 'columns' and sample_line is null)
-)
+);
+create or replace table netdev_marks_{part} as
+select line_no, kind, own_time, problem, line from netdev_lines_{part} where kind <> 'interface';
+delete from netdev_lines_{part} where kind <> 'interface'
 """
 
-# The lines that are not interface lines: a small table, the build side of the join below.
-_MARKS = """
-create or replace temp table netdev_marks as
-select line_no, kind, own_time, problem, line from netdev_lines where kind <> 'interface';
-delete from netdev_lines where kind <> 'interface'
+# The parts as one file: line numbers shifted by the lines of the parts before. The marks
+# (lines that are not interface lines) are a small table, the build side of the join below.
+_JOINED = """
+create or replace temp table netdev_marks as {marks};
+create or replace temp view netdev_lines as {lines}
 """
+
 
 # Pass 2: the rows. A line that breaks the format gets a NULL interface (its counters may
 # look fine), a line before any sample a NULL time: good rows have neither.
 _ROWS = r"""
 select s.own_time as sample_unix_s,
-    case when name <> '' and not contains(name, ' ') and not contains(name, chr(9))
-              and len(f) = 16 and not regexp_matches(rest, '[^0-9 ]') then name end as interface,
+    case when len(f) = 16 and regexp_matches(i.line, '^ *[^ \t:]+ *:[0-9 ]*$') then name end as interface,
     {counters},
     i.line_no as source_line
 from (
-    select line_no, sample_line, rest, trim(line[:instr(line, ':') - 1]) as name,
-        list_filter(string_split(rest, ' '), lambda x: x <> '') as f
-    from (select line_no, sample_line, line, line[instr(line, ':') + 1:] as rest from netdev_lines)
+    select line_no, sample_line, line, trim(line[:instr(line, ':') - 1]) as name,
+        list_filter(string_split(line[instr(line, ':') + 1:], ' '), lambda x: x <> '') as f
+    from netdev_lines
 ) i
 left join netdev_marks s on s.line_no = i.sample_line
 """.replace("{counters}", ",\n    ".join(
@@ -168,7 +179,7 @@ def _line_text(path: Path, number: int) -> str:
     return next(text for n, text in lines_strict(path) if n == number)
 
 
-def _unreadable(path: Path, exc: duckdb.Error) -> ParseError:
+def _unreadable(path: Path, exc: duckdb.Error, offset: int = 0) -> ParseError:
     """Why DuckDB could not read the lines, as a ParseError naming the line."""
     for _ in lines_strict(path):  # names the line and column of the first undecodable byte
         pass
@@ -176,9 +187,14 @@ def _unreadable(path: Path, exc: duckdb.Error) -> ParseError:
     line = None
     if "CSV Error on Line: " in message:
         digits = message.split("CSV Error on Line: ", 1)[1].split()[0]
-        line = int(digits) if digits.isdigit() else None
-    return ParseError(path, line, "a /proc/net/dev capture (text lines)",
-                      message.splitlines()[0][:200])
+        line = int(digits) + offset if digits.isdigit() else None
+    # DuckDB's own line number counts from the start of the range it read: left out
+    found = message.splitlines()[0].split(" on Line: ")[0][:200]
+    original = next((x[len("Original Line: "):] for x in message.splitlines()
+                     if x.startswith("Original Line: ")), None)
+    if original is not None:
+        found = f"{original.strip()[:100]!r}, which DuckDB could not read as one text column"
+    return ParseError(path, line, "a /proc/net/dev capture (text lines)", found)
 
 
 class Streamed:
@@ -187,7 +203,6 @@ class Streamed:
 
     def __init__(self, path: Path, con: duckdb.DuckDBPyConnection):
         self.path, self.con = Path(path), con
-        windowed = _WINDOWED.format(lines=lines_sql(self.path))
         con.execute("set enable_progress_bar = false")
         # DuckDB guesses a few dozen rows for a CSV it has not read, so it would build the
         # join's hash table from the capture instead of from the small table of marks
@@ -195,12 +210,63 @@ class Streamed:
         # the numbered lines of a big capture go to disk rather than past this much memory
         con.execute(f"set memory_limit = '{MEMORY_LIMIT}'")
         con.execute(f"set temp_directory = {sql_literal(tempfile.gettempdir())}")
+        threads = int(con.execute("select current_setting('threads')").fetchall()[0][0])
+        parts = max(1, min(threads, self.path.stat().st_size // RANGE_BYTES))
+        ranges = byte_ranges.cut(self.path, parts, b"@") if parts > 1 else []
+        offsets = self._number(ranges) if len(ranges) > 1 else self._number_whole()
+        shifted = list(enumerate(offsets))
+        con.execute(_JOINED.format(
+            marks=" union all ".join(
+                f"select line_no + {o} as line_no, kind, own_time, problem, line "
+                f"from netdev_marks_{k}" for k, o in shifted),
+            lines=" union all ".join(
+                f"select line_no + {o} as line_no, sample_line + {o} as sample_line, line "
+                f"from netdev_lines_{k}" for k, o in shifted)))
+        self.select = _ROWS
+
+    def _number_whole(self) -> list[int]:
         try:
-            con.execute(_LINES.format(windowed=windowed))
+            self.con.execute(_LINES.format(part=0, windowed=_WINDOWED.format(
+                lines=lines_sql(self.path))))
         except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
             raise _unreadable(self.path, exc) from None
-        con.execute(_MARKS)
-        self.select = _ROWS
+        return [0]
+
+    def _number(self, ranges: list[tuple[int, int]]) -> list[int]:
+        """Number each range on its own thread (a cursor of the same database, reading its
+        own FIFO); returns each range's line offset in the file."""
+        errors: dict[int, BaseException] = {}
+        with byte_ranges.folder() as tmp:
+            feeders = [byte_ranges.Feeder(self.path, a, b, Path(tmp), f"part{k}")
+                       for k, (a, b) in enumerate(ranges)]
+
+            def number(k: int, feeder: byte_ranges.Feeder) -> None:
+                cur = self.con.cursor()
+                try:
+                    cur.execute("set enable_progress_bar = false")
+                    cur.execute(_LINES.format(part=k, windowed=_WINDOWED.format(
+                        lines=lines_sql(feeder.fifo))))
+                except BaseException as exc:  # re-raised on the calling thread below
+                    errors[k] = exc
+                finally:
+                    cur.close()
+                    feeder.release()
+
+            workers = [threading.Thread(target=number, args=(k, f), name=f"netdev-part{k}")
+                       for k, f in enumerate(feeders)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+            counts = [feeder.join() for feeder in feeders]
+        offsets = [sum(counts[:k]) for k in range(len(counts))]
+        if errors:
+            k = min(errors)
+            exc = errors[k]
+            if isinstance(exc, (duckdb.InvalidInputException, duckdb.ConversionException)):
+                raise _unreadable(self.path, exc, offsets[k]) from None
+            raise exc
+        return offsets
 
     def check(self, written: Path) -> None:
         con, path = self.con, self.path
@@ -230,11 +296,14 @@ def stream(path: Path, con: duckdb.DuckDBPyConnection) -> Streamed:
     return Streamed(path, con)
 
 
-def parse(path: Path) -> pd.DataFrame:
+def parse(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> pd.DataFrame:
     """All rows of one capture as a DataFrame (for tests and small files; the runner streams
-    the rows to Parquet without them becoming Python objects)."""
+    the rows to Parquet without them becoming Python objects). ``con``: a private in-memory
+    database to parse on (tests give one with more threads, so a capture is cut in more
+    ranges); by default a new one."""
+    own = con is None
+    con = con or duckdb.connect()  # parsing never touches the warehouse
     with tempfile.TemporaryDirectory(prefix="netdev-") as tmp:
-        con = duckdb.connect()  # private in-memory database: parsing never touches the warehouse
         try:
             rows = stream(path, con)
             written = Path(tmp) / "rows.parquet"
@@ -243,7 +312,8 @@ def parse(path: Path) -> pd.DataFrame:
             return con.execute(f"select * from read_parquet({sql_literal(str(written))}) "
                                "order by source_line").df()
         finally:
-            con.close()
+            if own:
+                con.close()
 
 
 FORMAT = Format(
