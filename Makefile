@@ -15,7 +15,12 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
-install: $(VENV)/.installed
+# The site's third-party script (Tablesort, pinned by its npm integrity; not committed).
+SITE_ASSETS := docs/javascripts/vendor/tablesort.version
+$(SITE_ASSETS): scripts/install_site_assets.py $(VENV)/.installed
+	$(BIN)/python scripts/install_site_assets.py docs
+
+install: $(VENV)/.installed $(SITE_ASSETS)
 
 $(DAGSTER_HOME)/dagster.yaml: config/dagster.yaml
 	mkdir -p $(DAGSTER_HOME)

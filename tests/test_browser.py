@@ -245,6 +245,14 @@ def test_dark_palette_toggle(site_url, visit):
     assert v.errors == [], v.errors
 
 
+@pytest.mark.parametrize("os_setting, scheme", [("dark", "slate"), ("light", "default")])
+def test_first_visit_follows_the_readers_os_palette(site_url, visit, os_setting, scheme):
+    v = visit(viewport={"width": 1280, "height": 900}, color_scheme=os_setting)
+    v.page.goto(site_url, wait_until="load")
+    assert v.page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+    assert v.errors == [], v.errors
+
+
 def test_wide_tables_scroll_instead_of_widening_the_page(site_url, visit):
     v = visit(viewport={"width": 600, "height": 900})
     page = v.page
@@ -267,3 +275,103 @@ def test_unit_abbreviations_have_titles(site_url, visit):
     # KiB is 1024-based, KB 1000-based: the hover text must say which.
     assert "1,024" in titles.get("KiB", ""), titles.get("KiB")
     assert "Mbit/s" in titles and "tok/s" in titles, sorted(titles)
+
+
+QUANTITIES = [
+    ("940 Mbit/s", 940e6), ("2.35 Gbit/s", 2.35e9), ("1,234 ms", 1.234), ("12.5 %", 12.5),
+    ("\u22123 ms", -0.003), ("39.8 KiB", 39.8 * 1024), ("10 GbE (Cat6)", 10.0),
+    ("0.74 ms (RTT 0.74 + wire 3.4)", 0.00074), ("—", None), ("2026-01-01", None),
+    ("eth0", None), ("", None),
+]
+
+
+def test_cells_are_read_as_quantities_in_base_units(site_url, visit):
+    v = visit()
+    v.page.goto(site_url, wait_until="load")
+    got = v.page.evaluate("xs => xs.map(x => window.interconnectTables.quantity(x))",
+                          [text for text, _ in QUANTITIES])
+    for (text, want), value in zip(QUANTITIES, got):
+        assert (value is None) == (want is None), (text, value)
+        if want is not None:
+            assert value == pytest.approx(want, rel=1e-12), text
+    assert v.errors == []
+
+
+def _long_table(page):
+    """The first table with more than 8 body rows that has a column of quantities, and that
+    column's index."""
+    return page.evaluate("""() => {
+        const q = window.interconnectTables.quantity;
+        const tables = [...document.querySelectorAll('article table:not([class])')];
+        for (const [t, table] of tables.entries()) {
+            const rows = [...table.tBodies[0].rows];
+            if (rows.length <= 8) continue;
+            for (let c = 0; c < table.tHead.rows[0].cells.length; c++) {
+                const values = rows.map(r => r.cells[c] ? q(r.cells[c].textContent) : null);
+                const distinct = new Set(values.filter(x => x !== null));
+                if (distinct.size >= 3) return [t, c];
+            }
+        }
+        return null;
+    }""")
+
+
+def _column(page, t, c):
+    return page.evaluate("""([t, c]) => {
+        const table = document.querySelectorAll('article table:not([class])')[t];
+        return [...table.tBodies[0].rows].filter(r => !r.hidden)
+            .map(r => window.interconnectTables.quantity(r.cells[c].textContent));
+    }""", [t, c])
+
+
+def test_a_long_table_sorts_by_value_and_filters_its_rows(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    _reveal_all(page)
+    found = _long_table(page)
+    assert found, "no long table with a column of quantities on Point to Point"
+    t, c = found
+    table = page.locator("article table:not([class])").nth(t)
+    header = table.locator("thead th").nth(c)
+    header.scroll_into_view_if_needed()
+    before = _column(page, t, c)
+    header.click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    values = _column(page, t, c)
+    assert sorted(values, key=lambda x: (x is not None, x or 0)) == values  # missing first
+    assert sorted(before, key=lambda x: (x is not None, x or 0)) == values  # same rows
+    header.click()
+    assert header.get_attribute("aria-sort") == "descending"
+    values = _column(page, t, c)
+    assert sorted(values, key=lambda x: (x is None, -(x or 0))) == values   # missing last
+
+    # Filter by the first cell of the last row: only rows containing it stay.
+    box = page.locator(".table-filter").nth(
+        page.evaluate("t => [...document.querySelectorAll('article table:not([class])')]"
+                      ".slice(0, t + 1).filter(x => x.dataset.filter === 'on').length - 1", t))
+    rows = table.locator("tbody tr")
+    total = rows.count()
+    word = rows.nth(total - 1).locator("td").first.inner_text().strip().split()[0]
+    box.locator("input").fill(word)
+    shown = [rows.nth(i) for i in range(total) if rows.nth(i).is_visible()]
+    assert 1 <= len(shown) <= total
+    assert all(word.lower() in r.text_content().lower() for r in shown)
+    hidden_rows = [rows.nth(i) for i in range(total) if not rows.nth(i).is_visible()]
+    assert all(word.lower() not in r.text_content().lower() for r in hidden_rows)
+    assert box.locator(".table-filter__count").inner_text() == f"{len(shown)} of {total} rows"
+    box.locator("input").fill("")
+    assert sum(rows.nth(i).is_visible() for i in range(total)) == total
+    assert v.errors == [], v.errors
+
+
+def test_a_quantity_never_wraps_between_number_and_unit_on_a_phone(site_url, visit):
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    cells = page.evaluate("""() => [...document.querySelectorAll('article td.quantity')]
+        .map(td => [td.textContent.trim(), getComputedStyle(td).whiteSpace])""")
+    assert len(cells) > 20, cells[:5]
+    assert all(ws == "nowrap" for _, ws in cells), [c for c in cells if c[1] != "nowrap"][:5]
+    assert any(text.endswith(("Mbit/s", "Gbit/s")) for text, _ in cells)
+    assert v.errors == [], v.errors

@@ -62,12 +62,17 @@ def test_a_killed_build_does_not_block_the_sensor(tree, tmp_path):
            if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_FAULT")}
     env.update(DAGSTER_HOME=str(home), INTERCONNECT_ROOT=str(root),
                INTERCONNECT_SENSOR_INTERVAL="5", INTERCONNECT_SENSOR_SETTLE="0")
-    build = subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--no-site"], cwd=REPO,
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # its own process group, killed whole: a step's compute-log capture runs `tail -F` as a
+    # child, which would otherwise outlive the build holding its output open (a test that waits
+    # for that output to end then hangs)
+    with (tmp_path / "build.log").open("wb") as sink:
+        build = subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--no-site"],
+                                 cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
     run_id = _wait(lambda: next((r for r, s, _ in _runs(home) if s == DagsterRunStatus.STARTED), None),
                    120, "the build's run to start")
-    build.send_signal(signal.SIGKILL)
-    build.communicate()
+    os.killpg(build.pid, signal.SIGKILL)
+    build.wait(timeout=60)
     assert dict((r, s) for r, s, _ in _runs(home))[run_id] == DagsterRunStatus.STARTED  # stuck
 
     workspace = tmp_path / "workspace.yaml"
