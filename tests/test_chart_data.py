@@ -83,9 +83,47 @@ def test_the_delay_matrix_shows_each_pairs_delay_in_its_cell(matrix):
     assert darkness == sorted(darkness) and len(set(darkness)) == len(darkness)
 
 
+def _bar(svg: str) -> tuple[list[str], list[str]]:
+    """The colour bar under a matrix: its shades left to right and its two end labels."""
+    rects = [r for r in _elements(svg, "rect") if r.get("stroke") == "none"]
+    shades = [r["fill"] for r in sorted(rects, key=lambda r: float(r["x"]))]
+    y = float(rects[0]["y"]) + 24
+    ends = [t["text"] for t in sorted(_elements(svg, "text"), key=lambda t: float(t["x"]))
+            if abs(float(t["y"]) - y) < 0.05]
+    return shades, ends
+
+
+def _hue(fill: str) -> str:
+    r, _, b = (int(fill[k:k + 2], 16) for k in (1, 3, 5))
+    return "red" if r > b else "blue"
+
+
+@pytest.mark.parametrize("chart, low, high, hue", [
+    # the fixture's measured delays run from 10 ms (a -> b) to 40 ms (b -> a): longer is worse
+    (p2p.delay_matrix, "10 (shortest)", "40 (longest: worst)", "red"),
+    # its rates from 400 Mbit/s (b -> a) to 2.5 Gbit/s (a -> b): higher is better
+    (p2p.bandwidth_matrix, "400 M (lowest: worst)", "2.50 G (highest)", "blue"),
+])
+def test_each_matrix_has_a_colour_bar_in_a_palette_of_its_meaning(matrix, chart, low, high, hue):
+    con, _, _ = matrix
+    svg = chart(con)
+    shades, ends = _bar(svg)
+    assert ends == [low, high]
+    darkness = [_darkness(f) for f in shades]
+    assert darkness == sorted(darkness) and len(set(darkness)) == len(shades)  # pale to dark
+    cells = [fill for label, fill in _cells(svg).values() if label not in ("·", "—")]
+    assert {_hue(f) for f in cells} == {hue}
+    # the darkest cell is the bar's dark end, the palest its pale end
+    assert max(cells, key=_darkness) == shades[-1] and min(cells, key=_darkness) == shades[0]
+
+
 def test_the_bandwidth_matrix_shows_each_pairs_rate_in_its_cell(matrix):
     con, _, bw = matrix
     cells = _cells(p2p.bandwidth_matrix(con))
+    # the palette is ordered: a higher rate is a darker cell
+    measured = sorted((v, cells[k][1]) for k, v in bw.items() if v is not None)
+    darkness = [_darkness(fill) for _, fill in measured]
+    assert darkness == sorted(darkness) and len(set(darkness)) == len(darkness)
     # >= 1e9 bit/s: x / 1e9 with 2 decimals and "G", else x / 1e6 with none and "M"
     want = {("a", "b"): "2.50 G", ("b", "a"): "400 M", ("c", "a"): "1.00 G", ("a", "c"): "—",
             ("b", "c"): "750 M", ("c", "b"): "1.20 G"}
@@ -106,13 +144,24 @@ def _series(svg: str) -> dict[str, list[tuple[float, float]]]:
     top_tick = min(yticks, key=lambda t: float(t["y"]))
     ymax, top = float(top_tick["text"]), float(top_tick["y"]) - 4
     legend = [t["text"] for t in texts if t.get("text-anchor") == "start"]
-    colors = [l["stroke"] for l in lines if float(l["x1"]) > right]          # legend swatches
+    groups = {g.get("data-series"): g for g in ET.fromstring(svg).iter(SVG + "g")}
+    assert sorted(groups) == sorted(legend)                  # one group per legend entry
     out = {}
-    for name, color in zip(legend, colors):
-        out[name] = [((float(c["cx"]) - left) / (right - left) * xmax,
-                      (base - float(c["cy"])) / (base - top) * ymax)
-                     for c in _elements(svg, "circle") if c["fill"] == color]
+    for name in legend:
+        centres = [tuple(float(v) for v in re.fullmatch(r"translate\((\S+) (\S+)\)",
+                                                        m.get("transform")).groups())
+                   for m in groups[name].iter(SVG + "path")]
+        out[name] = [((x - left) / (right - left) * xmax, (base - y) / (base - top) * ymax)
+                     for x, y in centres]
     return out
+
+
+def _styles(svg: str) -> dict[str, tuple[str, str, str]]:
+    """Each series' (marker shape, fill, stroke) as its legend draws it."""
+    root = ET.fromstring(svg)
+    legend = [t.text for t in root.iter(SVG + "text") if t.get("text-anchor") == "start"]
+    marks = [m for m in root.iter(SVG + "path") if m.get("data-legend")]
+    return {name: (m.get("d"), m.get("fill"), m.get("stroke")) for name, m in zip(legend, marks)}
 
 
 def test_the_delay_chart_draws_each_backends_median_times():
@@ -130,6 +179,30 @@ def test_the_delay_chart_draws_each_backends_median_times():
     for backend, name in (("nccl", "NCCL 1 MiB"), ("gloo", "Gloo 1 MiB")):
         want = [(d * 1e3, t * 1e3) for b, _, d, t in times if b == backend]
         assert series[name] == [pytest.approx(p, abs=0.5) for p in want], name
+    # each series' markers in the plot are drawn as its legend shows them
+    styles = _styles(p2p.time_vs_delay(con))
+    root = ET.fromstring(p2p.time_vs_delay(con))
+    for g in root.iter(SVG + "g"):
+        marks = {(m.get("d"), m.get("fill"), m.get("stroke")) for m in g.iter(SVG + "path")}
+        assert marks == {styles[g.get("data-series")]}
+
+
+def test_series_differ_by_marker_shape_not_by_colour_alone():
+    con = duckdb.connect()
+    mib = 2**20
+    # eight series (two backends x four sizes) with the same two points each
+    rows = [(b, k * mib, d, None, 0.010 + d) for k in (1, 2, 4, 8) for b in ("gloo", "nccl")
+            for d in (0.0, 0.010)]
+    _table(con, "fct_p2p_tc_times", "backend varchar, size_bytes bigint, tc_delay_s double, "
+           "tc_rate_bits_per_s double, median_time_s double", rows)
+    _table(con, "fct_p2p_network_cost", "backend varchar, size_bytes bigint, base_time_s double, "
+           "round_trips double", [("nccl", mib, 0.01, None)])
+    styles = _styles(p2p.time_vs_delay(con))
+    assert len(styles) == 8
+    # shape and fill without the colour: still eight different markers
+    assert len({(d, fill == stroke) for d, fill, stroke in styles.values()}) == 8
+    # series drawn on the same points (every series here) keep apart by shape
+    assert len({d for d, _, _ in styles.values()}) == 4
 
 
 # --- 50 Hz utilisation lanes -------------------------------------------------------------------

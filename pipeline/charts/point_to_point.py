@@ -38,15 +38,38 @@ def _text(x, y, s, anchor="middle", extra="") -> str:
     return f'<text x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}" {FONT}{extra}>{escape(s)}</text>'
 
 
-def _shade(t: float) -> str:
-    """0 -> pale yellow, 1 -> dark blue (a sequential scale readable in print)."""
-    lo, hi = (255, 247, 188), (8, 64, 129)
+# Sequential palettes whose darkness follows the meaning: more delay is worse (oranges to dark
+# red), more bandwidth is better (pale to dark blue). Two hues, so the two matrices are never
+# read with each other's key; the colour bar under each says which end is which.
+DELAY_PALETTE = ((254, 237, 222), (127, 39, 4))
+BANDWIDTH_PALETTE = ((239, 243, 255), (8, 48, 107))
+BAR_STEPS = 10
+
+
+def _shade(t: float, palette=BANDWIDTH_PALETTE) -> str:
+    """0 -> the palette's pale end, 1 -> its dark end (readable in print)."""
+    lo, hi = palette
     r, g, b = (round(a + (c - a) * t) for a, c in zip(lo, hi))
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def _colour_bar(x: float, y: float, width: float, lo: str, hi: str, low_word: str,
+                high_word: str, palette) -> list[str]:
+    """A bar of BAR_STEPS shades from the palette's pale end to its dark end, the lowest and
+    highest value drawn at its ends and what each end means."""
+    step = width / BAR_STEPS
+    out = [f'<rect x="{_f(x + step * k)}" y="{_f(y)}" width="{_f(step)}" height="10" '
+           f'fill="{_shade(k / (BAR_STEPS - 1), palette)}" stroke="none"/>'
+           for k in range(BAR_STEPS)]
+    out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(width)}" height="10" fill="none" '
+               f'stroke="#999999" stroke-width="0.5"/>')
+    out.append(_text(x, y + 24, f"{lo} ({low_word})", anchor="start"))
+    out.append(_text(x + width, y + 24, f"{hi} ({high_word})", anchor="end"))
+    return out
+
+
 # ------------------------------------------------------------------------------------ heatmaps
-def heatmap(con, field: str, title: str, fmt) -> str:
+def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word: str) -> str:
     cells = _rows(con, f"select receiver_name, receiver_order, sender_name, sender_order, "
                        f"is_diagonal, {field} as v from fct_p2p_region_matrix "
                        f"order by receiver_order, sender_order")
@@ -56,7 +79,7 @@ def heatmap(con, field: str, title: str, fmt) -> str:
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     cw, ch, left, top = 70, 26, 90, 70
     n = len(names)
-    width, height = left + cw * n + 20, top + ch * n + 40
+    width, height = max(left + cw * n + 20, 360), top + ch * n + 62
     body = [_text(width / 2, 18, title, extra=' font-weight="bold"'),
             _text(left + cw * n / 2, 36, "sender (Region 2)"),
             _text(14, top + ch * n / 2, "receiver (Region 1)",
@@ -74,12 +97,13 @@ def heatmap(con, field: str, title: str, fmt) -> str:
             fill, label, ink = "#ffffff", "—", "#000000"
         else:
             t = (c["v"] - lo) / (hi - lo) if hi > lo else 0.5
-            fill, label, ink = _shade(t), fmt(c["v"]), "#ffffff" if t > 0.55 else "#000000"
+            fill, label, ink = _shade(t, palette), fmt(c["v"]), "#ffffff" if t > 0.55 else "#000000"
         body.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{cw}" height="{ch}" fill="{fill}" '
                     f'stroke="#ffffff"/>')
         body.append(_text(x + cw / 2, y + ch / 2 + 4, label, extra=f' fill="{ink}"'))
-    body.append(_text(left, height - 12, f"scale: {fmt(lo)} (pale) to {fmt(hi)} (dark)",
-                      anchor="start"))
+    if values:
+        body += _colour_bar(left, top + ch * n + 18, max(cw * n, 240), fmt(lo), fmt(hi),
+                            low_word, high_word, palette)
     return _svg(width, height, title, body)
 
 
@@ -89,12 +113,13 @@ def _rate(bps: float) -> str:
 
 def delay_matrix(con) -> str:
     return heatmap(con, "rtt_avg_s", "Delay: ping average (ms), receiver row x sender column",
-                   lambda v: f"{v * 1e3:.0f}")
+                   lambda v: f"{v * 1e3:.0f}", DELAY_PALETTE, "shortest", "longest: worst")
 
 
 def bandwidth_matrix(con) -> str:
     return heatmap(con, "nccl_bits_per_s",
-                   "NCCL bandwidth (bit/s, M = 10^6, G = 10^9), receiver row x sender column", _rate)
+                   "NCCL bandwidth (bit/s, M = 10^6, G = 10^9), receiver row x sender column", _rate,
+                   BANDWIDTH_PALETTE, "lowest: worst", "highest")
 
 
 # --------------------------------------------------------------------------------- line charts
@@ -103,6 +128,18 @@ def _nice(top: float) -> float:
     import math
     base = 10 ** math.floor(math.log10(top / 5))
     return next(m * base * 5 for m in (1, 2, 2.5, 5, 10) if m * base * 5 >= top)
+
+
+# One marker shape per series (with its colour), so series that share points stay apart and
+# the chart reads without colour: circle, square, triangle, diamond; the second four hollow.
+MARKERS = ("M-3.5,0a3.5,3.5 0 1,0 7,0a3.5,3.5 0 1,0 -7,0", "M-3,-3h6v6h-6z",
+           "M0,-4L3.6,3L-3.6,3z", "M0,-4.2L4.2,0L0,4.2L-4.2,0z")
+
+
+def _marker(idx: int, x: float, y: float, color: str) -> str:
+    fill = color if idx % (2 * len(MARKERS)) < len(MARKERS) else "#ffffff"
+    return (f'<path transform="translate({_f(x)} {_f(y)})" d="{MARKERS[idx % len(MARKERS)]}" '
+            f'fill="{fill}" stroke="{color}" stroke-width="1.5"/>')
 
 
 def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, xlabel: str,
@@ -133,13 +170,14 @@ def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, 
     for idx, (name, points) in enumerate(series):
         color = PALETTE[idx % len(PALETTE)]
         path = " ".join(f"{_f(sx(x))},{_f(sy(y))}" for x, y in points)
-        body.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>')
-        body += [f'<circle cx="{_f(sx(x))}" cy="{_f(sy(y))}" r="3" fill="{color}"/>'
-                 for x, y in points]
         ly = top + 16 * idx + 8
-        body.append(f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 32}" y2="{ly}" '
-                    f'stroke="{color}" stroke-width="2"/>')
-        body.append(_text(left + pw + 38, ly + 4, name, anchor="start"))
+        body += [f'<g data-series="{escape(name)}">',
+                 f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>',
+                 *(_marker(idx, sx(x), sy(y), color) for x, y in points), "</g>",
+                 f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 36}" y2="{ly}" '
+                 f'stroke="{color}" stroke-width="2"/>',
+                 _marker(idx, left + pw + 24, ly, color).replace("<path ", '<path data-legend="1" '),
+                 _text(left + pw + 42, ly + 4, name, anchor="start")]
     return _svg(width, height, title, body)
 
 
