@@ -375,3 +375,22 @@ def test_a_quantity_never_wraps_between_number_and_unit_on_a_phone(site_url, vis
     assert all(ws == "nowrap" for _, ws in cells), [c for c in cells if c[1] != "nowrap"][:5]
     assert any(text.endswith(("Mbit/s", "Gbit/s")) for text, _ in cells)
     assert v.errors == [], v.errors
+
+
+@pytest.mark.parametrize("title,md", [(t, m) for t, m in NAV if m in (
+    "ethernet-bandwidth-math.md", "point-to-point.md")], ids=lambda x: _slug(str(x)))
+def test_every_chart_opens_at_full_size_on_a_click(site_url, visit, title, md):
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    pairs = page.evaluate("""() => [...document.querySelectorAll('article img')]
+        .filter(i => i.src.endsWith('.svg'))
+        .map(i => [i.src, i.closest('a') ? i.closest('a').href : null])""")
+    assert pairs, f"{md}: no chart"
+    assert all(href == src for src, href in pairs), [p for p in pairs if p[0] != p[1]]
+    img = page.locator("article a.chart-enlarge img").first
+    img.scroll_into_view_if_needed()
+    img.click()
+    page.wait_for_url("**/*.svg")
+    assert page.url == pairs[0][0]
+    assert v.errors == [], v.errors
