@@ -394,3 +394,23 @@ def test_every_chart_opens_at_full_size_on_a_click(site_url, visit, title, md):
     page.wait_for_url("**/*.svg")
     assert page.url == pairs[0][0]
     assert v.errors == [], v.errors
+
+
+def test_data_sources_fold_each_campaign_and_count_its_files(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "data-sources/", wait_until="load")
+    folded = page.evaluate("document.documentElement.scrollHeight")
+    groups = page.evaluate("""() => [...document.querySelectorAll('article details')]
+        .filter(d => d.querySelector('table'))
+        .map(d => [d.querySelector('summary').textContent, d.querySelector('tbody').rows.length,
+                   d.open])""")
+    headings = page.locator("article h2").count()
+    assert len(groups) == headings >= 2                 # one fold per campaign heading
+    for summary, rows, is_open in groups:
+        assert not is_open
+        assert summary.startswith(f"{rows} file"), (summary, rows)
+    _reveal_all(page)
+    unfolded = page.evaluate("document.documentElement.scrollHeight")
+    assert folded < 4000 < unfolded, (folded, unfolded)
+    assert v.errors == [], v.errors
