@@ -10,7 +10,6 @@ to disk.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from pathlib import Path
 
@@ -108,7 +107,3 @@ class Feeder:
         if self.error is not None:
             raise self.error
         return self.lines
-
-
-def folder() -> tempfile.TemporaryDirectory:
-    return tempfile.TemporaryDirectory(prefix="ranges-")

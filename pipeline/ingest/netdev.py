@@ -83,8 +83,9 @@ from (
 )
 """
 
-# Pass 1 (one thread: the windows need file order): every line that matters, numbered, with
-# its sample; only interface lines keep their text. Pass 2 reads this table on every core.
+# Pass 1 (one thread per range: the windows need file order): every line that matters,
+# numbered, with its sample; only interface lines keep their text. Pass 2 reads the ranges'
+# tables on every core.
 _LINES = r"""
 create or replace table netdev_lines_{part} as
 select line_no, kind, sample_line, own_time,
@@ -236,7 +237,7 @@ class Streamed:
         """Number each range on its own thread (a cursor of the same database, reading its
         own FIFO); returns each range's line offset in the file."""
         errors: dict[int, BaseException] = {}
-        with byte_ranges.folder() as tmp:
+        with tempfile.TemporaryDirectory(prefix="ranges-") as tmp:
             feeders = [byte_ranges.Feeder(self.path, a, b, Path(tmp), f"part{k}")
                        for k, (a, b) in enumerate(ranges)]
 
