@@ -278,7 +278,7 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         """The link to chart ``file`` of the page at ``base`` (this page when omitted); a chart
         of this page is drawn only when its text embeds it."""
         base = base or slug
-        if base == slug and charts_shown is not None and file not in charts_shown:
+        if base == slug and charts_shown is not None:
             charts_shown.append(file)
         return url(f"{base}/{file}")
 

@@ -46,7 +46,7 @@ BANDWIDTH_PALETTE = ((239, 243, 255), (8, 48, 107))
 BAR_STEPS = 10
 
 
-def _shade(t: float, palette=BANDWIDTH_PALETTE) -> str:
+def _shade(t: float, palette) -> str:
     """0 -> the palette's pale end, 1 -> its dark end (readable in print)."""
     lo, hi = palette
     r, g, b = (round(a + (c - a) * t) for a, c in zip(lo, hi))
@@ -136,9 +136,10 @@ MARKERS = ("M-3.5,0a3.5,3.5 0 1,0 7,0a3.5,3.5 0 1,0 -7,0", "M-3,-3h6v6h-6z",
            "M0,-4L3.6,3L-3.6,3z", "M0,-4.2L4.2,0L0,4.2L-4.2,0z")
 
 
-def _marker(idx: int, x: float, y: float, color: str) -> str:
+def _marker(idx: int, x: float, y: float, color: str, legend: bool = False) -> str:
     fill = color if idx % (2 * len(MARKERS)) < len(MARKERS) else "#ffffff"
-    return (f'<path transform="translate({_f(x)} {_f(y)})" d="{MARKERS[idx % len(MARKERS)]}" '
+    tag = ' data-legend="1"' if legend else ""
+    return (f'<path{tag} transform="translate({_f(x)} {_f(y)})" d="{MARKERS[idx % len(MARKERS)]}" '
             f'fill="{fill}" stroke="{color}" stroke-width="1.5"/>')
 
 
@@ -176,7 +177,7 @@ def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, 
                  *(_marker(idx, sx(x), sy(y), color) for x, y in points), "</g>",
                  f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 36}" y2="{ly}" '
                  f'stroke="{color}" stroke-width="2"/>',
-                 _marker(idx, left + pw + 24, ly, color).replace("<path ", '<path data-legend="1" '),
+                 _marker(idx, left + pw + 24, ly, color, legend=True),
                  _text(left + pw + 42, ly + 4, name, anchor="start")]
     return _svg(width, height, title, body)
 

@@ -2,10 +2,9 @@
 
 DuckDB numbers a file's lines (``row_number() over ()``) on one thread, because it must keep
 the file's order. A capture cut into ranges at record boundaries can be numbered on every
-core: each range is fed by ``sendfile``-style copies into a FIFO that DuckDB reads as a file,
-and the feeder counts the range's lines on the way, so a range's local line numbers become the
-file's by adding the lines of the ranges before it. The file itself is never changed or copied
-to disk.
+core: a thread copies each range in 1 MiB blocks into a FIFO that DuckDB reads as a file,
+counting the range's lines on the way, so a range's local line numbers become the file's by
+adding the lines of the ranges before it. The file itself is never changed or copied to disk.
 """
 from __future__ import annotations
 
