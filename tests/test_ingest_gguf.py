@@ -132,3 +132,47 @@ def test_rows_fit_the_declared_table():
     con.register("incoming", pd.DataFrame(parse(FIX / "good" / "header-only.gguf")))
     con.execute(f"insert into {FORMAT.table} by name select * from incoming")
     assert con.execute(f"select count(*) from {FORMAT.table}").fetchall() == [(13,)]
+
+
+def _kv_header(count: int) -> bytes:
+    return b"GGUF\x03\x00\x00\x00" + (0).to_bytes(8, "little") + count.to_bytes(8, "little")
+
+
+def _array_field(key: bytes, item_type: int, n: int, items: bytes) -> bytes:
+    return (len(key).to_bytes(8, "little") + key + (9).to_bytes(4, "little")
+            + item_type.to_bytes(4, "little") + n.to_bytes(8, "little") + items)
+
+
+def test_long_arrays_are_stepped_over_to_the_next_key(tmp_path):
+    # 65 one-letter strings (> ARRAY_SUMMARY_OVER 64, kept as their length) and 1025 INT32
+    # values (> LAYER_ARRAY_MAX 1024), then a UINT8 key. Offsets: header 24; "k" at 24, its
+    # items from 24 + 8 + 1 + 4 + 4 + 8 = 49, 65 x (8 + 1) = 585 bytes -> "n" at 634; its
+    # items from 634 + 25 = 659, 1025 x 4 = 4100 bytes -> "z" at 4759
+    strings = b"".join((1).to_bytes(8, "little") + b"a" for _ in range(65))
+    data = (_kv_header(3) + _array_field(b"k", 8, 65, strings)
+            + _array_field(b"n", 5, 1025, (7).to_bytes(4, "little") * 1025)
+            + (1).to_bytes(8, "little") + b"z" + (0).to_bytes(4, "little") + b"\x05")
+    path = tmp_path / "long.gguf"
+    path.write_bytes(data)
+    rows = {r["key"]: r for r in parse(path)}
+    assert rows["k"]["value"] == '{"len": 65}' and rows["k"]["source_line"] == 24
+    assert rows["n"] == {"key": "n", "value_type": "ARRAY[INT32]", "value": '{"len": 1025}',
+                         "source_line": 634}
+    assert rows["z"] == {"key": "z", "value_type": "UINT8", "value": "5", "source_line": 4759}
+
+
+@pytest.mark.parametrize("cut, item_type, n, items, offset", [
+    # ten whole strings and the 11th's length: its byte would be at 49 + 10 x 9 + 8 = 147
+    ("string", 8, 65, b"".join((1).to_bytes(8, "little") + b"a" for _ in range(10))
+     + (1).to_bytes(8, "little"), 147),
+    # 1025 INT32 values from byte 49, only 100 bytes there
+    ("int32", 5, 1025, b"\x00" * 100, 49),
+])
+def test_a_cut_long_array_names_where_it_ends(tmp_path, cut, item_type, n, items, offset):
+    path = tmp_path / f"cut-{cut}.gguf"
+    data = _kv_header(1) + _array_field(b"k", item_type, n, items)
+    path.write_bytes(data)
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert info.value.line == offset
+    assert f"end of file at byte {len(data)}" in str(info.value)

@@ -48,13 +48,15 @@ def _write(staged, rel: str, data) -> None:
 
 
 def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
-                campaign: str | None = None) -> dict:
-    """Render ``page`` (and its CSVs and charts) into ``staged``; returns what it wrote."""
+                campaign: str | None = None, lineage: Lineage | None = None, env=None) -> dict:
+    """Render ``page`` (and its CSVs and charts) into ``staged``; returns what it wrote. A step
+    that renders many campaigns' pages passes one ``lineage`` (the parsed SQL) and one Jinja
+    ``env`` (the compiled templates) for all of them."""
     slug = page.slug(campaign)
     shown: list[str] = []
-    lineage = Lineage(project.sql)
+    lineage = lineage or Lineage(project.sql)
     figures = [] if page.figures else None
-    text = pages_mod.render(con, page, lineage=lineage, raw_data=project.raw_data,
+    text = pages_mod.render(con, page, env=env, lineage=lineage, raw_data=project.raw_data,
                             campaign=campaign, appendix=_appendix(project), charts_shown=shown,
                             figures=figures, keys=row_keys(project.sql))
     for mart in page.marts:
@@ -148,6 +150,8 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
     def _render_campaigns(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
         staged = staging_dir(warehouse.project, context.run.run_id)
         written, withheld = [], []
+        lineage = Lineage(warehouse.project.sql)
+        env = pages_mod.environment(warehouse.project.templates)
         with warehouse.connect() as con:
             for campaign in run_campaigns(context):
                 status = _status(con, campaign)
@@ -159,7 +163,8 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
                     continue
                 set_search_path(con, campaign_schema(campaign))
                 try:
-                    render_page(con, warehouse.project, page, charts, staged, campaign)
+                    render_page(con, warehouse.project, page, charts, staged, campaign,
+                                lineage=lineage, env=env)
                 except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
                     reset_search_path(con)
                     reason = withhold_unrenderable(con, page, staged, campaign, exc)

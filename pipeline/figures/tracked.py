@@ -73,14 +73,35 @@ def _key_text(value) -> str:
     return str(value)
 
 
+class TrackedRow(dict):
+    """A row whose non-key values carry their FigureRef when a template reads them (by
+    ``row[c]``, ``row.get(c)`` or Jinja's ``row.c``), wrapped on each read rather than up
+    front: a page's chart-only marts (thousands of 50 Hz intervals) are never read as text."""
+
+    __slots__ = ("_table", "_key", "_ident")
+
+    def __init__(self, table: str, key: tuple[str, ...], row: dict):
+        super().__init__(row)
+        self._table, self._key = table, key
+        self._ident = tuple((c, _key_text(row.get(c))) for c in key)
+
+    def __getitem__(self, column):
+        value = dict.__getitem__(self, column)
+        return value if column in self._key else _wrap(value, FigureRef(self._table, self._ident, column))
+
+    def get(self, column, default=None):
+        return self[column] if column in self else default
+
+    def values(self):
+        return [self[c] for c in self]
+
+    def items(self):
+        return [(c, self[c]) for c in self]
+
+
 def track_rows(table: str, rows: list[dict], key: tuple[str, ...]) -> list[dict]:
     """The rows with every non-key value carrying its FigureRef."""
-    out = []
-    for row in rows:
-        ident = tuple((c, _key_text(row.get(c))) for c in key)
-        out.append({c: (v if c in key else _wrap(v, FigureRef(table, ident, c)))
-                    for c, v in row.items()})
-    return out
+    return [TrackedRow(table, key, row) for row in rows]
 
 
 def unit_of(column: str, filter_name: str | None) -> str:

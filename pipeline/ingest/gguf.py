@@ -55,10 +55,41 @@ class _MetadataReader(GGUFReader):
 
     def _get(self, offset, dtype, count=1, override_order=None):
         self.last_offset = int(offset)
+        if type(self.data) is np.memmap:
+            # the same mapped bytes as a plain array: slicing a memmap does bookkeeping on
+            # every slice, which made a 32,000-token vocabulary take seconds to read
+            self.data = self.data.view(np.ndarray)
         arr = super()._get(offset, dtype, count, override_order)
         if len(arr) != int(count):
             raise _ShortRead(int(offset), len(self.data))
         return arr
+
+    def _get_field_parts(self, orig_offs, raw_type):
+        """The stock walk, except for arrays this parser keeps only the length of (strings
+        over ARRAY_SUMMARY_OVER, numbers over LAYER_ARRAY_MAX): the stock reader makes an
+        array object per item, seconds for a 32,000-token vocabulary; here the items are
+        stepped over (every length and end still checked against the file's size)."""
+        if GGUFValueType(raw_type) != GGUFValueType.ARRAY:
+            return super()._get_field_parts(orig_offs, raw_type)
+        raw_itype = self._get(orig_offs, np.uint32)
+        alen = self._get(orig_offs + 4, np.uint64)
+        n, item = int(alen[0]), GGUFValueType(int(raw_itype[0]))
+        types = [GGUFValueType.ARRAY, item]
+        if item == GGUFValueType.STRING and n > ARRAY_SUMMARY_OVER:
+            offs = orig_offs + 12
+            for _ in range(n):
+                length = int(self._get(offs, np.uint64)[0])
+                offs += 8
+                if offs + length > len(self.data):
+                    self.last_offset = offs
+                    raise _ShortRead(offs, len(self.data))
+                offs += length
+            return offs - orig_offs, [raw_itype, alen], [], types
+        nptype = self.gguf_scalar_to_np.get(item)
+        if nptype is not None and n > LAYER_ARRAY_MAX:
+            items = self._get(orig_offs + 12, nptype, n)
+            return 12 + int(items.nbytes), [raw_itype, alen, items], [], types
+        return super()._get_field_parts(orig_offs, raw_type)
 
     # Metadata only: a header dump need not hold complete tensor infos or data.
     def _build_tensor_info(self, offs, count):
