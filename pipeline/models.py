@@ -199,7 +199,15 @@ def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None =
     body = model.sql.strip().rstrip(";")
     target = f'"{model.name}"' if schema is None else f'"{schema}"."{model.name}"'
     try:
-        con.execute(f"create or replace table {target} as {body}")
+        try:
+            con.execute(f"create or replace table {target} as {body}")
+        except duckdb.CatalogException as exc:
+            # a model whose scope changed (a campaign model's union view becoming a
+            # comparison table) finds a view of its name from the last build
+            if "of type View" not in str(exc):
+                raise
+            con.execute(f"drop view {target}")
+            con.execute(f"create table {target} as {body}")
     except duckdb.Error as exc:
         raise ModelError(f"{model.path}: {exc}") from exc
     return con.execute(f"select count(*) from {target}").fetchall()[0][0]

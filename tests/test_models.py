@@ -71,3 +71,19 @@ def test_every_project_model_has_a_grain():
     root = Path(__file__).resolve().parent.parent / "sql"
     missing = [str(m.path) for m in models.discover(root) if not m.grain]
     assert not missing, f"models without a '-- grain:' comment: {missing}"
+
+
+@pytest.mark.parametrize("schema", [None, "s"])
+def test_a_model_replaces_the_view_of_its_name_that_a_scope_change_left(tmp_path, schema):
+    # the last build made fct_x a view (a campaign model's union of the campaign schemas); the
+    # SQL now declares it a comparison model, built as a table of the same name
+    con = duckdb.connect()
+    con.execute("create schema s")
+    target = "fct_x" if schema is None else "s.fct_x"
+    con.execute(f"create view {target} as select 1 as v")
+    _write(tmp_path, "marts/fct_x.sql", "-- grain: one row\nselect 2 as v")
+    (model,) = models.discover(tmp_path)
+    assert models.run_model(con, model, schema) == 1
+    assert con.execute(f"select v from {target}").fetchall() == [(2,)]
+    kinds = con.execute("select count(*) from duckdb_tables() where table_name = 'fct_x'").fetchall()
+    assert kinds == [(1,)]
