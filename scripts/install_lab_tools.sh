@@ -1,12 +1,14 @@
 #!/bin/sh
 # Install the tools the collectors and the namespace lab test drive (issue 7):
-# iperf3, iproute2 (ip, tc), ethtool, ping. Idempotent: does nothing when every
+# iperf3, iproute2 (ip, tc, ss), ethtool, ping, and cmake + g++ for the llama.cpp lab's one-time
+# build (scripts/build_llama_cpp.sh). Idempotent: does nothing when every
 # tool is already on PATH, so Makefile/CI can call it on every run.
 # Needs root (or sudo) and a Debian/Ubuntu apt; elsewhere it says what is missing.
 set -eu
 
 missing=""
-for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ethtool:ethtool ping:iputils-ping; do
+for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool ping:iputils-ping \
+            cmake:cmake g++:g++; do
     bin=${tool%%:*}
     pkg=${tool#*:}
     # /usr/sbin is not on every user's PATH, but ip/tc/ethtool live there.
@@ -16,7 +18,7 @@ for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ethtool:ethtool ping:iputils-p
 done
 
 if [ -z "$missing" ]; then
-    echo "lab tools present: iperf3 ip tc ethtool ping"
+    echo "lab tools present: iperf3 ip tc ss ethtool ping cmake g++"
     exit 0
 fi
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..lab import run as llama_lab
 from . import ethtool, gguf, iperf3, journal, lab, llama_log, netdev, ping
 from .campaign import CollectError, command_line
 
-MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab)
+MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab)
 
 
 def build_parser() -> argparse.ArgumentParser:

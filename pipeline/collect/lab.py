@@ -36,7 +36,7 @@ PORT = 5201
 @dataclass
 class Lab:
     prefix: str
-    rate_mbit: int
+    rate_mbit: int | None          # None: the veth pair unshaped
 
     @property
     def ns_a(self) -> str:
@@ -57,11 +57,13 @@ class Lab:
     @property
     def qdisc(self) -> list[str]:
         # burst must hold at least rate/HZ bytes; 64 KiB is ample at 200 Mbit/s.
+        if self.rate_mbit is None:
+            return []
         return ["tbf", "rate", f"{self.rate_mbit}mbit", "burst", "64kb", "latency", "50ms"]
 
     @property
     def link(self) -> str:
-        return f"veth_tbf{self.rate_mbit}"
+        return "veth" if self.rate_mbit is None else f"veth_tbf{self.rate_mbit}"
 
 
 def missing_prerequisites() -> str | None:
@@ -89,7 +91,8 @@ def up(lab: Lab) -> None:
         _sh("ip", "-n", ns, "addr", "add", f"{addr}/{PREFIX_LEN}", "dev", iface)
         _sh("ip", "-n", ns, "link", "set", "lo", "up")
         _sh("ip", "-n", ns, "link", "set", iface, "up")
-        _sh("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", iface, "root", *lab.qdisc)
+        if lab.qdisc:
+            _sh("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", iface, "root", *lab.qdisc)
 
 
 def down(lab: Lab) -> None:

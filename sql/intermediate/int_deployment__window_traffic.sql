@@ -1,7 +1,9 @@
 -- grain: one row per campaign, measured window (prefill, kv_snapshot) and host
 -- Bytes each host sent and received on the measured link inside a journal window, with the
 -- idle background removed: the idle rate is measured in the same capture, from its start up
--- to idle_guard_s before the window, and subtracted for the window's length.
+-- to idle_guard_s before the first window the capture holds (a capture may hold several: the
+-- prefill, then the KV snapshot; the traffic of an earlier window, and of a decode between
+-- them, is not idle), and subtracted for the window's length.
 with prefill as (
     select campaign, 'prefill' as window_kind, prefill_start_unix_s as start_unix_s,
            prefill_end_unix_s as end_unix_s
@@ -34,6 +36,11 @@ matched as (
         on ends.campaign = captures.campaign and ends.link_id = captures.link_id
         and ends.host = captures.host and ends.interface = captures.interface
 ),
+first_window as (
+    select source_file, min(start_unix_s) as first_start_unix_s
+    from matched
+    group by source_file
+),
 guard as (
     select value::double as idle_guard_s
     from ref_measurement_params
@@ -47,13 +54,14 @@ sums as (
             as tx_window_bytes,
         sum(i.rx_bytes) filter (where i.end_unix_s > m.start_unix_s and i.end_unix_s <= m.end_unix_s)
             as rx_window_bytes,
-        sum(i.tx_bytes) filter (where i.end_unix_s <= m.start_unix_s - g.idle_guard_s) as tx_idle_bytes,
-        sum(i.rx_bytes) filter (where i.end_unix_s <= m.start_unix_s - g.idle_guard_s) as rx_idle_bytes,
-        sum(i.interval_s) filter (where i.end_unix_s <= m.start_unix_s - g.idle_guard_s) as idle_s,
+        sum(i.tx_bytes) filter (where i.end_unix_s <= f.first_start_unix_s - g.idle_guard_s) as tx_idle_bytes,
+        sum(i.rx_bytes) filter (where i.end_unix_s <= f.first_start_unix_s - g.idle_guard_s) as rx_idle_bytes,
+        sum(i.interval_s) filter (where i.end_unix_s <= f.first_start_unix_s - g.idle_guard_s) as idle_s,
         count(*) filter (where i.end_unix_s > m.start_unix_s and i.end_unix_s <= m.end_unix_s
                          and (i.tx_status <> 'ok' or i.rx_status <> 'ok')) as counter_anomalies
     from matched as m
     join int_netdev__intervals as i on i.source_file = m.source_file and i.interface = m.interface
+    join first_window as f on f.source_file = m.source_file
     cross join guard as g
     group by all
 ),

@@ -1,0 +1,86 @@
+"""The lab validation chart of Ethernet Bandwidth Math: each real llama.cpp RPC run's measured
+prefill throughput against its link's TCP rate, beside what the model calibrated on one run
+predicts for it (fct_lab_rpc_validation). Log-scale rate axis, so an unshaped veth run and a
+50 Mbit/s run both fit; measured points filled, predicted hollow and joined, one colour per
+series (house style of ``point_to_point``)."""
+from __future__ import annotations
+
+import math
+from html import escape
+
+from . import Chart
+from .point_to_point import PALETTE, _f, _marker, _nice, _rows, _svg, _text
+
+MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (MARKERS order)
+
+
+def _decade_ticks(lo: float, hi: float) -> list[float]:
+    """1, 2, 5 x 10^n inside [lo, hi] (Mbit/s)."""
+    ticks = []
+    for n in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in (1, 2, 5):
+            v = m * 10 ** n
+            if lo <= v <= hi:
+                ticks.append(v)
+    return ticks
+
+
+def prefill_validation(con) -> str:
+    rows = _rows(con, "select series, campaign, tcp_bits_per_s, measured, predicted "
+                      "from fct_lab_rpc_validation where quantity = 'prefill' "
+                      "and tcp_bits_per_s is not null order by series, tcp_bits_per_s, campaign")
+    width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
+    pw, ph = width - left - right, height - top - bottom
+    rates = [r["tcp_bits_per_s"] / 1e6 for r in rows] or [10.0, 1000.0]
+    lo, hi = math.log10(min(rates)), math.log10(max(rates))
+    pad = (hi - lo) * 0.08 or 0.5
+    lo, hi = lo - pad, hi + pad
+    ys = [v for r in rows for v in (r["measured"], r["predicted"]) if v is not None]
+    ymax = _nice(max(ys, default=1.0) or 1.0)
+    sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
+    sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
+    title = "Prefill on real llama.cpp RPC runs: measured and predicted"
+    body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
+            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
+            _text(left + pw / 2, height - 12, "link TCP rate, iperf3 (Mbit/s, log scale)"),
+            _text(16, top + ph / 2, "prefill (tok/s)",
+                  extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
+    for k in range(6):
+        yv = ymax * k / 5
+        body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
+                    f'stroke="#eeeeee"/>')
+        body.append(_text(left - 6, sy(yv) + 4, f"{yv:g}", anchor="end"))
+    for t in _decade_ticks(10 ** lo, 10 ** hi):
+        body.append(f'<line x1="{_f(sx(t))}" y1="{top + ph}" x2="{_f(sx(t))}" y2="{top + ph + 4}" '
+                    f'stroke="#000000"/>')
+        body.append(_text(sx(t), top + ph + 16, f"{t:g}"))
+    legend_y = top + 8
+    for idx, series in enumerate(dict.fromkeys(r["series"] for r in rows)):
+        color = PALETTE[idx % len(PALETTE)]
+        srows = [r for r in rows if r["series"] == series]
+        pred = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["predicted"])) for r in srows
+                if r["predicted"] is not None]
+        meas = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["measured"])) for r in srows
+                if r["measured"] is not None]
+        for kind, points, mark in (("predicted", pred, PREDICTED_MARK), ("measured", meas, MEASURED_MARK)):
+            name = f"{kind}, {series}"
+            body.append(f'<g data-series="{escape(name)}">')
+            if kind == "predicted" and len(points) > 1:
+                path = " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+                body.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                            f'stroke-width="1.5" stroke-dasharray="4 3"/>')
+            body += [_marker(mark, x, y, color) for x, y in points]
+            body.append("</g>")
+            body.append(_marker(mark, left + pw + 24, legend_y, color, legend=True))
+            body.append(_text(left + pw + 36, legend_y + 4, name, anchor="start"))
+            legend_y += 16
+    return _svg(width, height, title, body)
+
+
+CHARTS = [
+    Chart(name="ebm_lab_validation_prefill", page="ethernet-bandwidth-math",
+          file="lab-validation-prefill.svg", marts=["fct_lab_rpc_validation"],
+          render=prefill_validation,
+          what="measured prefill of each real llama.cpp RPC lab run beside the model's prediction"),
+]

@@ -1,0 +1,73 @@
+-- grain: one row per campaign of a lab series (manifest params.lab_series, written by
+-- python -m pipeline.collect llama-lab)
+-- key: campaign
+-- What each real llama.cpp RPC run of the namespace lab measured: the link (tbf rate, the
+-- iperf3 TCP rate both ways, ping RTT), the anchor task's prefill and decode (llama-server's
+-- own timings), the KV snapshot (the prompt-cache update the second request caused) and the
+-- wire bytes per position during the prefill (netdev, idle removed) against the raw hidden
+-- state. Only campaigns that name a series are rows: the series is the comparison the
+-- validation (fct_lab_rpc_validation) makes on purpose, nothing else is pooled.
+with lab as (
+    select
+        campaign,
+        params->>'lab_series' as series,
+        try_cast(params->>'lab_rate_mbit' as bigint) * 1000000 as shaped_rate_bits_per_s
+    from raw_campaigns
+    where kind = 'deployment' and params->>'lab_series' is not null
+),
+k as (
+    select * from fct_deployment_constants
+),
+links as (
+    select * from fct_deployment_links
+),
+snap as (
+    select * from fct_kv_snapshot
+),
+final as (
+    select
+        lab.campaign,
+        lab.series,
+        lab.shaped_rate_bits_per_s,
+        k.prefill_link_id as link_id,
+        l.label as link_label,
+        l.iperf3_head_to_worker_bytes_per_s * 8 as iperf3_head_to_worker_bits_per_s,
+        l.iperf3_worker_to_head_bytes_per_s * 8 as iperf3_worker_to_head_bits_per_s,
+        -- the link's usable TCP rate, measured: the mean of the two directions
+        (l.iperf3_head_to_worker_bytes_per_s + l.iperf3_worker_to_head_bytes_per_s) / 2
+            as tcp_bytes_per_s,
+        l.rtt_avg_s,
+        k.model_name,
+        k.hidden_size,
+        k.blocks_worker,
+        k.blocks_head,
+        k.ubatch_tokens,
+        k.prefill_tokens,
+        k.prefill_s,
+        k.prefill_tokens_per_s,
+        k.ubatch_tokens / k.prefill_tokens_per_s as ubatch_s,
+        k.ubatch_bytes,
+        k.decode_tokens,
+        k.verify_positions,
+        k.verify_step_s as decode_step_s,
+        k.verify_positions * (k.wire_bytes_per_position_head_to_worker
+                              + k.wire_bytes_per_position_worker_to_head) as decode_step_wire_bytes,
+        k.raw_hidden_bytes_per_position,
+        k.wire_bytes_per_position_head_to_worker,
+        k.wire_bytes_per_position_worker_to_head,
+        k.wire_to_raw_ratio_head_to_worker,
+        k.wire_to_raw_ratio_worker_to_head,
+        snap.saved_tokens as snapshot_tokens,
+        snap.journal_s as snapshot_s,
+        snap.copied_bytes as snapshot_bytes,
+        snap.model_bytes as snapshot_model_bytes,
+        list_sort(list_distinct(flatten([coalesce(k.source_files, []),
+                                         coalesce(l.source_files, []),
+                                         coalesce(snap.source_files, [])]))) as source_files
+    from lab
+    left join k on k.campaign = lab.campaign
+    left join links as l on l.campaign = k.campaign and l.link_id = k.prefill_link_id
+    left join snap on snap.campaign = lab.campaign
+)
+select * from final
+order by series, shaped_rate_bits_per_s nulls last, campaign
