@@ -111,9 +111,20 @@ def test_iperf3_above_line_rate_fails_and_below_passes():
         # no iperf3 run on this link: nothing to check
         {"campaign": "c", "link_id": "none", "negotiated_bits_per_s": 1_000_000_000,
          "iperf3_head_to_worker_bytes_per_s": None, "iperf3_worker_to_head_bytes_per_s": None,
-         "iperf3_files": None}])
+         "iperf3_files": None},
+        # a veth pair marked nominal_speed in the manifest: 14 Gbit/s over ethtool's nominal
+        # 10 Gbit/s is not flagged
+        {"campaign": "c", "link_id": "veth", "negotiated_bits_per_s": 10_000_000_000,
+         "iperf3_head_to_worker_bytes_per_s": 1.75e9, "iperf3_worker_to_head_bytes_per_s": 1.75e9,
+         "iperf3_files": "d"},
+        # the same rate on a link not marked: flagged
+        {"campaign": "c", "link_id": "unmarked", "negotiated_bits_per_s": 10_000_000_000,
+         "iperf3_head_to_worker_bytes_per_s": 1.75e9, "iperf3_worker_to_head_bytes_per_s": 1.0e9,
+         "iperf3_files": "e"}])
+    con.execute("""create table raw_campaigns as select 'c' as campaign,
+                   '{"veth": {"nominal_speed": true}, "unmarked": {}}'::json as links""")
     found = models.run_test(con, check("assert_iperf3_below_line_rate"))
-    assert [r[1] for r in found] == ["fast"]
+    assert sorted(r[1] for r in found) == ["fast", "unmarked"]
 
 
 # --- ping min <= avg <= max, built from parsed ping files ----------------------------------
@@ -170,8 +181,10 @@ def window_warehouse(worker_last_s: float):
             con.execute(f"insert into {NETDEV.table} (source_file, campaign, source_line, sample_unix_s, "
                         "interface, rx_bytes, tx_bytes) values (?, 'c', ?, ?, 'eth0', ?, ?)",
                         [f, i + 1, float(t), 1000 * i, 2000 * i])
+    # no decode window: its start and end are NULL (a log whose decode was not timed)
     table(con, "int_deployment__journal_runs", [{"campaign": "c", "journal_file": "j.json",
-          "prefill_start_unix_s": 102.0, "prefill_end_unix_s": 104.0}])
+          "prefill_start_unix_s": 102.0, "prefill_end_unix_s": 104.0,
+          "decode_start_unix_s": None, "decode_end_unix_s": None}])
     table(con, "int_deployment__kv_snapshots", [{"campaign": "c", "source_file": "j.json",
           "start_unix_s": 103.0, "end_unix_s": 108.0, "saved_tokens": 10}])
     table(con, "int_deployment__link_interfaces", [

@@ -91,8 +91,10 @@ def test_every_layer_offloaded_when_ngl_covers_the_output_layer():
 def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[float, int], guard: float):
     con = duckdb.connect()
     prefill = windows.get("prefill")
+    decode = windows.get("decode")
+    runs = [("c", *(prefill or (None, None)), *(decode or (None, None)))] if prefill or decode else []
     _table(con, "int_deployment__journal_runs", "campaign varchar, prefill_start_unix_s double, "
-           "prefill_end_unix_s double", [("c", *prefill)] if prefill else [])
+           "prefill_end_unix_s double, decode_start_unix_s double, decode_end_unix_s double", runs)
     snap = windows.get("kv_snapshot")
     _table(con, "int_deployment__kv_snapshots", "campaign varchar, start_unix_s double, end_unix_s double, "
            "saved_tokens int", [("c", *snap, 10)] if snap else [])
@@ -126,6 +128,19 @@ def test_intervals_on_the_window_edges_and_the_idle_guard():
     # window 1100 + 2100 + 3100 = 6300 B; idle 4 x 100 B over 4 s = 100 B/s, times the 3-s window
     # = 300 B; corrected 6300 - 300 = 6000 B
     assert got["prefill"] == (6300, 400, 4.0, 6000.0, 3.0)
+
+
+def test_an_interval_cut_by_the_window_end_counts_whole_and_the_baseline_ends_before_the_first():
+    # 1-s intervals ending at 1..10 s; prefill [5, 6.5], decode [7.5, 8.5], guard 1 s.
+    tx = {1.0: 100, 2.0: 100, 3.0: 100, 4.0: 100,     # idle: ends <= 5 - 1 = 4 (the first window)
+          5.0: 7, 6.0: 1_000, 7.0: 2_000,              # (6, 7] is cut by the prefill's end 6.5: in
+          8.0: 30_000, 9.0: 40_000, 10.0: 50}          # (7, 8] and (8, 9] overlap the decode
+    got = _window_traffic({"prefill": (5.0, 6.5), "decode": (7.5, 8.5)}, tx, guard=1.0)
+    # prefill: (5, 6] + (6, 7] = 3000 B; idle 400 B over 4 s = 100 B/s x 1.5 s = 150 -> 2850
+    assert got["prefill"] == (3000, 400, 4.0, 2850.0, 1.5)
+    # decode: (7, 8] + (8, 9] = 70000 B; its idle baseline is the capture's, before the prefill
+    # (ends <= 4), not everything before 7.5 - 1: 100 B/s x 1 s = 100 -> 69900
+    assert got["decode"] == (70000, 400, 4.0, 69900.0, 1.0)
 
 
 def test_a_window_of_zero_length_has_no_bytes_not_a_neighbours():

@@ -54,6 +54,17 @@ def test_each_run_has_its_own_measured_figures(con):
             assert tcp * 8 <= shaped * 1448 / 1514 * 1.02, campaign
 
 
+def test_a_decode_step_brings_the_logits_back(con):
+    # -ngl 5 offloads the output layer with blocks 4..7: each decode step returns the logits,
+    # 32,000 x 4 bytes (f32) = 128,000 bytes, from the worker; the prefill's bytes per position
+    # (what §0 assumes a step carries) hold one logits row per ubatch, a few KiB a position
+    rows = con.execute("select campaign, decode_step_measured_wire_bytes, decode_step_wire_bytes "
+                       "from fct_lab_rpc_runs").fetchall()
+    for campaign, measured, model in rows:
+        assert measured >= 32000 * 4, campaign
+        assert measured > 10 * model, campaign
+
+
 def test_the_series_is_calibrated_once_and_predicts_the_rest(con):
     cal = con.execute("select distinct calibration_campaign from fct_lab_rpc_validation").fetchall()
     assert len(cal) == 1
@@ -69,7 +80,9 @@ def test_the_series_is_calibrated_once_and_predicts_the_rest(con):
 def test_the_page_shows_the_validation_and_each_run_links_to_it(built):
     page = (built.root / "docs" / "ethernet-bandwidth-math.md").read_text()
     assert "{ #lab-validation }" in page
-    assert (built.root / "docs" / "ethernet-bandwidth-math" / "lab-validation-prefill.svg").is_file()
+    for quantity in ("prefill", "decode", "snapshot"):
+        assert (built.root / "docs" / "ethernet-bandwidth-math" /
+                f"lab-validation-{quantity}.svg").is_file()
     for c in CAMPAIGNS:
         assert f"deployments/{c}.md" in page
         own = (built.root / "docs" / "deployments" / f"{c}.md").read_text()

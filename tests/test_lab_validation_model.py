@@ -135,3 +135,12 @@ def test_the_verdict_says_which_way_the_model_errs(con):
                         "KV snapshot": "pessimistic"}
     assert con.execute("select count(*) from fct_lab_rpc_validation where is_calibration "
                        "and model_verdict is not null").fetchone() == (0,)
+
+
+def test_the_time_charts_are_drawn_in_milliseconds(con):
+    from pipeline.charts.lab_validation import decode_validation
+    svg = decode_validation(con)
+    # decode steps 0.07, 0.05, 0.5 s (D) -> 70, 50, 500 ms: the y axis tops at 500 (ticks of
+    # 100), where seconds would top at 0.5
+    ticks = re.findall(r'text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    assert ticks == ["0", "100", "200", "300", "400", "500"]

@@ -125,6 +125,12 @@ def test_the_boundary_carries_at_least_the_f32_hidden_state(lab_run):
     assert h2w >= SHAPE.embedding * 4
 
 
+def test_a_decode_step_brings_the_logits_back(lab_run):
+    # the output layer is on the worker: every step returns 32,000 f32 logits = 128,000 bytes
+    measured, = _one(lab_run["con"], "select decode_step_measured_wire_bytes from fct_lab_rpc_runs")
+    assert measured >= 32000 * 4
+
+
 def test_the_snapshot_copies_the_workers_kv(lab_run):
     # the worker holds blocks 4..7: per token K and V of 8 heads x 64 dims in f16 =
     # 2 x 512 x 2 = 2048 bytes a block, 4 blocks = 8192 bytes per token of the saved prompt,

@@ -25,10 +25,14 @@ def _decade_ticks(lo: float, hi: float) -> list[float]:
     return ticks
 
 
-def prefill_validation(con) -> str:
-    rows = _rows(con, "select series, campaign, tcp_bits_per_s, measured, predicted "
-                      "from fct_lab_rpc_validation where quantity = 'prefill' "
-                      "and tcp_bits_per_s is not null order by series, tcp_bits_per_s, campaign")
+def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) -> str:
+    """Measured and predicted ``quantity`` (times ``scale``) of each run against its rate."""
+    rows = [dict(r, measured=None if r["measured"] is None else r["measured"] * scale,
+                 predicted=None if r["predicted"] is None else r["predicted"] * scale)
+            for r in _rows(con, "select series, campaign, quantity, tcp_bits_per_s, measured, "
+                                "predicted from fct_lab_rpc_validation where tcp_bits_per_s is "
+                                "not null order by series, tcp_bits_per_s, campaign")
+            if r["quantity"] == quantity]
     width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
     pw, ph = width - left - right, height - top - bottom
     rates = [r["tcp_bits_per_s"] / 1e6 for r in rows] or [10.0, 1000.0]
@@ -39,12 +43,11 @@ def prefill_validation(con) -> str:
     ymax = _nice(max(ys, default=1.0) or 1.0)
     sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
-    title = "Prefill on real llama.cpp RPC runs: measured and predicted"
     body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
             f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
             _text(left + pw / 2, height - 12, "link TCP rate, iperf3 (Mbit/s, log scale)"),
-            _text(16, top + ph / 2, "prefill (tok/s)",
+            _text(16, top + ph / 2, ylabel,
                   extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
     for k in range(6):
         yv = ymax * k / 5
@@ -78,9 +81,32 @@ def prefill_validation(con) -> str:
     return _svg(width, height, title, body)
 
 
+def prefill_validation(con) -> str:
+    return validation(con, "prefill", "Prefill on real llama.cpp RPC runs: measured and predicted",
+                      "prefill (tok/s)")
+
+
+def decode_validation(con) -> str:
+    return validation(con, "decode step", "Decode step on real llama.cpp RPC runs: measured and "
+                      "predicted", "decode step (ms)", 1e3)
+
+
+def snapshot_validation(con) -> str:
+    return validation(con, "KV snapshot", "KV snapshot on real llama.cpp RPC runs: measured and "
+                      "predicted", "KV snapshot (ms)", 1e3)
+
+
 CHARTS = [
     Chart(name="ebm_lab_validation_prefill", page="ethernet-bandwidth-math",
           file="lab-validation-prefill.svg", marts=["fct_lab_rpc_validation"],
           render=prefill_validation,
           what="measured prefill of each real llama.cpp RPC lab run beside the model's prediction"),
+    Chart(name="ebm_lab_validation_decode", page="ethernet-bandwidth-math",
+          file="lab-validation-decode.svg", marts=["fct_lab_rpc_validation"],
+          render=decode_validation,
+          what="measured decode step of each lab run beside the model's prediction"),
+    Chart(name="ebm_lab_validation_snapshot", page="ethernet-bandwidth-math",
+          file="lab-validation-snapshot.svg", marts=["fct_lab_rpc_validation"],
+          render=snapshot_validation,
+          what="measured KV snapshot duration of each lab run beside the model's prediction"),
 ]

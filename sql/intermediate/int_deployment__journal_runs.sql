@@ -3,7 +3,9 @@
 -- line for the prompt eval time it reports (t_prompt_processing starts when the slot starts on
 -- the prompt). Builds that log "new prompt" only at trace level leave the timing block: it is
 -- printed when the task ends, after the prompt eval time and then the eval (decode) time, so
--- the prefill ended eval time before it and started prompt eval time before that.
+-- the prefill ended eval time before it and started prompt eval time before that. Decode
+-- window: the timing block is printed as the task ends, so its eval (decode) ran for the eval
+-- time up to that line.
 with anchors as (
     select
         campaign,
@@ -36,6 +38,7 @@ decode as (
         anchors.decode_task,
         max(journal.source_file) as decode_journal_file,
         max(journal.duration_s) filter (where journal.event = 'eval') as decode_s,
+        max(journal.unix_s) filter (where journal.event = 'eval') as eval_line_unix_s,
         max(journal.tokens) filter (where journal.event = 'eval') as decode_tokens,
         max(journal.accepted) filter (where journal.event = 'draft_acceptance') as draft_accepted,
         max(journal.generated) filter (where journal.event = 'draft_acceptance') as draft_generated,
@@ -65,6 +68,8 @@ final as (
         decode.decode_task,
         decode.decode_journal_file,
         decode.decode_s,
+        decode.eval_line_unix_s - decode.decode_s as decode_start_unix_s,
+        decode.eval_line_unix_s as decode_end_unix_s,
         decode.decode_tokens,
         decode.decode_tokens / decode.decode_s as decode_tokens_per_s,
         decode.draft_accepted,

@@ -29,7 +29,7 @@ busy as (
     join int_netdev__intervals as i
         on i.source_file = traffic.source_file and i.interface = traffic.interface
     cross join busy_param
-    where i.end_unix_s > traffic.start_unix_s and i.end_unix_s <= traffic.end_unix_s
+    where i.end_unix_s > traffic.start_unix_s and i.start_unix_s < traffic.end_unix_s
       and i.tx_bytes * 8 / i.interval_s > busy_param.busy_fraction * speed.negotiated_bits_per_s
     group by all
 ),

@@ -54,6 +54,18 @@ prefill_traffic as (
     where t.window_kind = 'prefill'
     group by t.campaign
 ),
+decode_traffic as (
+    -- the decode task's eval window, when the captures cover it (not required: §0's decode
+    -- figures are derived from the prefill's bytes per position)
+    select
+        t.campaign,
+        max(t.tx_bytes) filter (where r.role = 'head') as decode_head_to_worker_bytes,
+        max(t.tx_bytes) filter (where r.role = 'worker') as decode_worker_to_head_bytes
+    from int_deployment__window_traffic as t
+    join roles as r on r.campaign = t.campaign and r.host = t.host
+    where t.window_kind = 'decode'
+    group by t.campaign
+),
 fp16 as (
     -- the raw hidden state is counted in the default activation type (fp16)
     select bytes_per_value::double as activation_bytes
@@ -154,6 +166,11 @@ final as (
             as ubatch_bytes_worker_to_head,
         cfg.ubatch_tokens * (traffic.head_to_worker_bytes + traffic.worker_to_head_bytes)
             / runs.prefill_tokens as ubatch_bytes,
+        decode_traffic.decode_head_to_worker_bytes,
+        decode_traffic.decode_worker_to_head_bytes,
+        -- measured bytes of one decode step, both directions (per verify step)
+        (decode_traffic.decode_head_to_worker_bytes + decode_traffic.decode_worker_to_head_bytes)
+            / dec.verify_steps as decode_step_measured_wire_bytes,
         shape.source_files as shape_source_files,
         list_sort(list_distinct(list_filter(flatten([
             coalesce(shape.source_files, []), coalesce(cfg.source_files, []),
@@ -168,6 +185,7 @@ final as (
     left join int_deployment__journal_runs as runs on runs.campaign = c.campaign
     left join int_deployment__decoding as dec on dec.campaign = c.campaign
     left join prefill_traffic as traffic on traffic.campaign = c.campaign
+    left join decode_traffic on decode_traffic.campaign = c.campaign
     cross join fp16
 )
 select * from final

@@ -52,6 +52,8 @@ final as (
         k.verify_step_s as decode_step_s,
         k.verify_positions * (k.wire_bytes_per_position_head_to_worker
                               + k.wire_bytes_per_position_worker_to_head) as decode_step_wire_bytes,
+        -- what a decode step carried, measured over the decode task's eval window
+        k.decode_step_measured_wire_bytes,
         k.raw_hidden_bytes_per_position,
         k.wire_bytes_per_position_head_to_worker,
         k.wire_bytes_per_position_worker_to_head,
