@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from . import Chart
-from .point_to_point import _f, _nice, _rows, _svg, _text
+from .point_to_point import _f, _frame, _nice, _rows, _svg, _text
 
 HEAD, WORKER, MEASURED = "#1f77b4", "#ff7f0e", "#d62728"
 WINDOW_FILL = "#f2f2f2"
@@ -161,17 +161,8 @@ def prefill_vs_link(con) -> str:
     sx = lambda b: left + pw * (math.log10(b) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                        # noqa: E731
     title = "Predicted prefill throughput against link speed"
-    body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
-            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
-            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
-            _text(left + pw / 2, height - 10, "link line rate (Gbit/s, log scale)"),
-            _text(16, top + ph / 2, "prefill (tok/s)",
-                  extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
-    for k in range(6):
-        yv = ymax * k / 5
-        body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
-                    f'stroke="#eeeeee"/>')
-        body.append(_text(left - 6, sy(yv) + 4, f"{yv:.0f}", anchor="end"))
+    body = _frame(title, width, height, left, top, pw, ph, "link line rate (Gbit/s, log scale)",
+                  "prefill (tok/s)", ymax, sy, ytick=lambda v: f"{v:.0f}", xlabel_gap=10)
     labels = {}
     for r in rows:
         labels.setdefault(r["line_rate_bits_per_s"], r["link_label"])

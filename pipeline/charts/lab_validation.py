@@ -9,7 +9,7 @@ import math
 from html import escape
 
 from . import Chart
-from .point_to_point import PALETTE, _f, _marker, _nice, _rows, _svg, _text
+from .point_to_point import PALETTE, _f, _frame, _marker, _nice, _rows, _svg, _text
 
 MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (MARKERS order)
 
@@ -43,17 +43,8 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) 
     ymax = _nice(max(ys, default=1.0) or 1.0)
     sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
-    body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
-            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
-            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
-            _text(left + pw / 2, height - 12, "link TCP rate, iperf3 (Mbit/s, log scale)"),
-            _text(16, top + ph / 2, ylabel,
-                  extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
-    for k in range(6):
-        yv = ymax * k / 5
-        body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
-                    f'stroke="#eeeeee"/>')
-        body.append(_text(left - 6, sy(yv) + 4, f"{yv:g}", anchor="end"))
+    body = _frame(title, width, height, left, top, pw, ph,
+                  "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy)
     for t in _decade_ticks(10 ** lo, 10 ** hi):
         body.append(f'<line x1="{_f(sx(t))}" y1="{top + ph}" x2="{_f(sx(t))}" y2="{top + ph + 4}" '
                     f'stroke="#000000"/>')

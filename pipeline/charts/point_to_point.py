@@ -123,6 +123,23 @@ def bandwidth_matrix(con) -> str:
 
 
 # --------------------------------------------------------------------------------- line charts
+def _frame(title: str, width: int, height: int, left: int, top: int, pw: int, ph: int,
+           xlabel: str, ylabel: str, ymax: float, sy, ytick=lambda v: f"{v:g}",
+           xlabel_gap: int = 12) -> list[str]:
+    """Title, both axes, their labels and five horizontal grid lines with y tick labels."""
+    body = [_text(width / 2, 20, title, extra=' font-weight="bold"'),
+            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#000000"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#000000"/>',
+            _text(left + pw / 2, height - xlabel_gap, xlabel),
+            _text(16, top + ph / 2, ylabel, extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
+    for k in range(6):
+        yv = ymax * k / 5
+        body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
+                    f'stroke="#eeeeee"/>')
+        body.append(_text(left - 6, sy(yv) + 4, ytick(yv), anchor="end"))
+    return body
+
+
 def _nice(top: float) -> float:
     """The smallest 1/2/2.5/5 x 10^n step x 5 at or above top, so the 5 ticks are round numbers."""
     import math
