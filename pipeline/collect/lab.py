@@ -38,6 +38,10 @@ class Lab:
     prefix: str
     rate_mbit: int | None          # None: the veth pair unshaped
 
+    def __post_init__(self):
+        if not re.fullmatch(r"[a-z][a-z0-9]{0,12}", self.prefix):   # interface names: <= 15 bytes
+            raise CollectError(f"lab: prefix {self.prefix!r}: use 1-13 lower-case letters/digits")
+
     @property
     def ns_a(self) -> str:
         return f"{self.prefix}a"
@@ -123,6 +127,20 @@ def run_collector(argv: list[str]) -> None:
             print(line)
 
 
+def stop_collectors(procs: list[subprocess.Popen], what: str, timeout: float = 60) -> None:
+    """SIGTERM every collector at once (they write their files as they stop), then wait for
+    each; say what each wrote, once."""
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        out, err = proc.communicate(timeout=timeout)
+        if proc.returncode != 0:
+            raise CollectError(f"{what} failed: {err.decode(errors='replace').strip()}")
+        for line in out.decode(errors="replace").splitlines():
+            if line.startswith("wrote ") and "manifest.yaml" not in line:
+                print(line)
+
+
 def wait_listen(ns: str, port: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -155,8 +173,6 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
     if why:
         raise CollectError(f"lab: {why}")
     lab = Lab(prefix or f"pcl{os.getpid() % 100000}", rate_mbit)
-    if not re.fullmatch(r"[a-z][a-z0-9]{0,12}", lab.prefix):   # interface names: <= 15 bytes
-        raise CollectError(f"lab: prefix {lab.prefix!r}: use 1-13 lower-case letters/digits")
     common = ["--campaign-dir", str(folder), "--link", lab.link,
               "--link-label", f"veth + tbf {rate_mbit} Mbit/s (namespace lab)",
               "--link-class", f"tbf_{rate_mbit}mbit", "--kind", "deployment",
@@ -188,15 +204,7 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
         run_collector(collector(lab.ns_b, "iperf3", *common, *client_side, "--server", SERVER_ADDR,
                       "--port", str(PORT), "-t", str(seconds)))
         time.sleep(0.5)      # let the last ACKs and the idle tail into the capture
-        for proc in samplers:
-            proc.send_signal(signal.SIGTERM)
-        for proc in samplers:
-            out, err = proc.communicate(timeout=60)
-            if proc.returncode != 0:
-                raise CollectError(f"netdev sampler failed: {err.decode(errors='replace').strip()}")
-            for line in out.decode(errors="replace").splitlines():
-                if line.startswith("wrote ") and "manifest.yaml" not in line:
-                    print(line)
+        stop_collectors(samplers, "netdev sampler")
         samplers = []
         # What the tools cannot know: how the link was made.
         setup = " ".join(lab.qdisc)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -33,7 +32,8 @@ from pathlib import Path
 
 from ..collect.campaign import Campaign, CollectError, Output, commit
 from ..collect.lab import (CLIENT_ADDR, PREFIX_LEN, SERVER_ADDR, Lab, child_env, collector, down,
-                           missing_prerequisites, run_collector, up, wait_listen, wait_ready)
+                           missing_prerequisites, run_collector, stop_collectors, up, wait_listen,
+                           wait_ready)
 
 HEAD, WORKER = "lab-head", "lab-worker"
 HEAD_ADDR, WORKER_ADDR = SERVER_ADDR, CLIENT_ADDR
@@ -100,15 +100,6 @@ def _drive(lab: Lab, args: list[str]) -> str:
         raise CollectError(f"llama-lab: driving llama-server failed: "
                            f"{r.stderr.strip()[-400:] or r.returncode}")
     return r.stdout
-
-
-def _stop(proc: subprocess.Popen, what: str) -> None:
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=120)
-    if proc.returncode != 0:
-        raise CollectError(f"{what} failed: {err.decode(errors='replace').strip()}")
-    for line in out.decode(errors="replace").splitlines():
-        print(line)
 
 
 def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
@@ -180,12 +171,11 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
                              "--decode-tokens", str(decode_tokens), "--seed", str(seed)])
         report = json.loads(drive)
         time.sleep(1.0)          # the last RPC replies and an idle tail
-        _stop(server, "llama-server")
+        stop_collectors([server], "llama-server", timeout=120)
         server = None
-        _stop(rpc, "ggml-rpc-server")
+        stop_collectors([rpc], "ggml-rpc-server", timeout=120)
         rpc = None
-        for proc in samplers:
-            _stop(proc, "netdev sampler")
+        stop_collectors(samplers, "netdev sampler")
         samplers = []
         run_collector(collector(lab.ns_a, "gguf", *common, *head_side, str(model)))
         tasks = driven_tasks(folder / "journal" / f"{HEAD}-llama-server.log")
