@@ -138,6 +138,11 @@ def _reveal_all(page) -> None:
 PAGE_IDS = [_slug(t) for t, _ in NAV]
 
 
+def _charts_ready(page) -> None:
+    """Wait until docs/javascripts/charts.js has put every chart inline."""
+    page.wait_for_function("document.documentElement.dataset.charts === 'ready'")
+
+
 @pytest.mark.parametrize("title,md", NAV, ids=PAGE_IDS)
 def test_page_tables_and_charts_visible(site_url, visit, title, md):
     v = visit(viewport={"width": 1280, "height": 900})
@@ -167,20 +172,24 @@ def test_page_tables_and_charts_visible(site_url, visit, title, md):
             hidden.append(f"table {i + 1}: {table.inner_text()[:80]!r}")
     assert not hidden, f"{md}: tables not visible: {hidden}"
 
-    # Every chart: loaded (a decoded image with a size), visible, and carrying alt text.
-    imgs = page.locator("article img")
+    # Every chart: put inline by charts.js (so it takes the page's palette), visible, labelled.
+    _charts_ready(page)
+    charts = page.locator("article a.chart-enlarge")
     broken = []
-    for i in range(imgs.count()):
-        img = imgs.nth(i)
-        img.scroll_into_view_if_needed()
-        src = img.get_attribute("src")
-        loaded = img.evaluate("e => e.complete && e.naturalWidth > 0 && e.naturalHeight > 0")
-        if not loaded or not img.is_visible():
-            broken.append(f"{src}: not loaded or not visible")
-        elif not (img.get_attribute("alt") or "").strip():
-            broken.append(f"{src}: no alt text")
+    for i in range(charts.count()):
+        link = charts.nth(i)
+        href = link.get_attribute("href")
+        svg = link.locator("svg.chart")
+        if svg.count() != 1:
+            broken.append(f"{href}: not inlined ({link.inner_html()[:80]!r})")
+            continue
+        svg.scroll_into_view_if_needed()
+        if not svg.is_visible():
+            broken.append(f"{href}: not visible")
+        elif not (svg.get_attribute("aria-label") or "").strip():
+            broken.append(f"{href}: no alt text")
         else:
-            img.screenshot(path=str(ARTIFACTS / f"{name}--{Path(src).stem}.png"))
+            svg.screenshot(path=str(ARTIFACTS / f"{name}--{Path(href).stem}.png"))
     assert not broken, f"{md}: {broken}"
     page.screenshot(path=str(ARTIFACTS / f"{name}--revealed.png"))
     assert v.errors == [], f"{md}: {v.errors}"
@@ -195,7 +204,7 @@ def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
     for _, md in [*NAV, *campaign_pages]:
         v = visit()
         v.page.goto(site_url + _url_path(md), wait_until="load")
-        for src in v.page.locator("article img").evaluate_all("es => es.map(e => e.src)"):
+        for src in v.page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)"):
             shown.add(src[len(site_url):])
         v.close()
     on_disk = {p.relative_to(built.site.resolve()).as_posix()
@@ -386,16 +395,15 @@ def test_every_chart_opens_at_full_size_on_a_click(site_url, visit, title, md):
     v = visit(viewport={"width": 390, "height": 844})
     page = v.page
     page.goto(site_url + _url_path(md), wait_until="load")
-    pairs = page.evaluate("""() => [...document.querySelectorAll('article img')]
-        .filter(i => i.src.endsWith('.svg'))
-        .map(i => [i.src, i.closest('a') ? i.closest('a').href : null])""")
-    assert pairs, f"{md}: no chart"
-    assert all(href == src for src, href in pairs), [p for p in pairs if p[0] != p[1]]
-    img = page.locator("article a.chart-enlarge img").first
-    img.scroll_into_view_if_needed()
-    img.click()
+    _charts_ready(page)
+    hrefs = page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)")
+    assert hrefs, f"{md}: no chart"
+    assert all(h.endswith(".svg") for h in hrefs), hrefs
+    chart = page.locator("article a.chart-enlarge svg.chart").first
+    chart.scroll_into_view_if_needed()
+    chart.click()
     page.wait_for_url("**/*.svg")
-    assert page.url == pairs[0][0]
+    assert page.url == hrefs[0]
     assert v.errors == [], v.errors
 
 
@@ -417,3 +425,50 @@ def test_data_sources_fold_each_campaign_and_count_its_files(site_url, visit):
     unfolded = page.evaluate("document.documentElement.scrollHeight")
     assert folded < 4000 < unfolded, (folded, unfolded)
     assert v.errors == [], v.errors
+
+
+# Each nav page and one campaign page with charts, at a desktop and a phone width, in both
+# palettes. The screenshots (full page) are the record a failure is looked at with.
+SCREENS = [(1440, 900), (390, 844)]
+SHOT_PAGES = [*NAV, ("qwen38-27b-pp", "deployments/qwen38-27b-pp.md")]
+MIN_CHART_TEXT_PX = 11
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SCREENS, ids=[f"{w}px" for w, _ in SCREENS])
+@pytest.mark.parametrize("title,md", SHOT_PAGES, ids=[_slug(t) for t, _ in SHOT_PAGES])
+def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width, height, scheme):
+    v = visit(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    _charts_ready(page)
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"), full_page=True)
+    # The page never scrolls sideways as a whole (wide tables and charts scroll in their box).
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{md} at {width}px: the page is {overflow}px wider than the screen"
+    charts = page.evaluate("""() => {
+        const bodyBg = getComputedStyle(document.body).backgroundColor;
+        return [...document.querySelectorAll('article svg.chart')].map(svg => {
+            const sizes = [...svg.querySelectorAll('text')].map(t => {
+                const m = t.getScreenCTM();          // rotated labels: the scale is |(a, b)|
+                return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+            });
+            const bg = svg.querySelector('.chart-bg');
+            const axis = svg.querySelector('[stroke="#000000"]');
+            return {label: svg.getAttribute('aria-label'), smallest: Math.min(...sizes),
+                    bg: bg && getComputedStyle(bg).fill, bodyBg,
+                    axis: axis && getComputedStyle(axis).stroke,
+                    ink: getComputedStyle(document.body).color};
+        });
+    }""")
+    for c in charts:
+        assert c["smallest"] >= MIN_CHART_TEXT_PX - 0.01, (md, width, c["label"], c["smallest"])
+        # Drawn in the page's palette: the chart's background is the page's, its axes the ink.
+        assert c["bg"] == c["bodyBg"], (md, scheme, c)
+        if c["axis"]:
+            assert c["axis"] == c["ink"], (md, scheme, c)
+    if md in ("ethernet-bandwidth-math.md", "point-to-point.md"):
+        assert charts, f"{md}: no inline chart"
+    if scheme == "dark":
+        assert all(c["bg"] != "rgb(255, 255, 255)" for c in charts)
+    assert v.errors == [], f"{md}: {v.errors}"

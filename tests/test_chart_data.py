@@ -83,6 +83,25 @@ def test_the_delay_matrix_shows_each_pairs_delay_in_its_cell(matrix):
     assert darkness == sorted(darkness) and len(set(darkness)) == len(darkness)
 
 
+@pytest.mark.parametrize("chart", [p2p.delay_matrix, p2p.bandwidth_matrix])
+def test_an_unmeasured_cell_is_drawn_in_the_pages_ink_and_a_shaded_cell_in_its_own(matrix, chart):
+    """docs/javascripts/charts.js puts charts inline and extra.css recolours unlabelled text and
+    white fills to the page's palette: a missing cell must be unfilled with text of no fill of
+    its own (dark ink on dark paper otherwise), a shaded cell's text keeps the ink of its shade."""
+    con, delay, _ = matrix
+    svg = chart(con)
+    texts = _elements(svg, "text")
+    dash = [t for t in texts if t["text"] == "—"]
+    assert len(dash) == 1                                  # the fixture's one unmeasured pair
+    assert "fill" not in dash[0]
+    cell = [r for r in _elements(svg, "rect") if r.get("stroke") == "#ffffff"
+            and abs(float(r["x"]) + float(r["width"]) / 2 - float(dash[0]["x"])) < 0.05
+            and abs(float(r["y"]) + float(r["height"]) / 2 + 4 - float(dash[0]["y"])) < 0.05]
+    assert [r["fill"] for r in cell] == ["none"]
+    shaded = [t for t in texts if re.fullmatch(r"[\d.]+( [MG])?", t["text"] or "")]
+    assert len(shaded) == 5 and all(t.get("fill") in ("#000000", "#ffffff") for t in shaded)
+
+
 def _bar(svg: str) -> tuple[list[str], list[str]]:
     """The colour bar under a matrix: its shades left to right and its two end labels."""
     rects = [r for r in _elements(svg, "rect") if r.get("stroke") == "none"]

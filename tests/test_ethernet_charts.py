@@ -91,3 +91,7 @@ def test_heatmap_has_one_cell_per_feasibility_row(built):
     cells = re.findall(r">([0-9.]+) %</text>", svg)
     # the cell text is the share x 100 with one decimal, in the table's row order
     assert sorted(cells) == sorted(f"{s * 100:.1f}" for s in shares)
+    # each cell's text carries black ink of its own (its class fill is light in either palette;
+    # docs/javascripts/charts.js recolours only text without a fill to the page's ink)
+    inked = re.findall(r'<text [^>]*fill="#000000"[^>]*>[0-9.]+ %</text>', svg)
+    assert len(inked) == len(cells)

@@ -238,14 +238,16 @@ def feasibility_heatmap(con) -> str:
         for ck in col_keys:
             c = by_key.get((key, ck))
             x = col_x[ck]
+            # A missing cell is unfilled with text in the page's ink; a class's cell keeps
+            # black text on its own light fill in either palette (docs/javascripts/charts.js).
             if c is None or c["usable_share_fraction"] is None:
-                fill, label = "#ffffff", "—"
+                fill, label, ink = "none", "—", ""
             else:
                 fill = CLASS_FILLS[min(c["feasibility_sort_order"], len(CLASS_FILLS)) - 1]
-                label = f"{c['usable_share_fraction'] * 100:.1f} %"
+                label, ink = f"{c['usable_share_fraction'] * 100:.1f} %", ' fill="#000000"'
             body.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{cw}" height="{ch}" fill="{fill}" '
                         f'stroke="#ffffff"/>')
-            body.append(_text(x + cw / 2, y + ch / 2 + 4, label))
+            body.append(_text(x + cw / 2, y + ch / 2 + 4, label, extra=ink))
         y += ch
     legend = [(CLASS_FILLS[min(k["sort_order"], len(CLASS_FILLS)) - 1], k["label"]) for k in classes]
     lx = left

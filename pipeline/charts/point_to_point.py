@@ -91,16 +91,19 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
         x, y = left + cw * j, top + ch * i
         if j == 0:
             body.append(_text(left - 6, y + ch / 2 + 4, c["receiver_name"], anchor="end"))
+        # A missing cell is unfilled with text in the page's ink (docs/javascripts/charts.js);
+        # a shaded cell keeps the ink that reads on its own shade in either palette.
         if c["is_diagonal"]:
-            fill, label, ink = "#d9d9d9", "·", "#000000"
+            fill, label, ink = "#d9d9d9", "·", ' fill="#000000"'
         elif c["v"] is None:
-            fill, label, ink = "#ffffff", "—", "#000000"
+            fill, label, ink = "none", "—", ""
         else:
             t = (c["v"] - lo) / (hi - lo) if hi > lo else 0.5
-            fill, label, ink = _shade(t, palette), fmt(c["v"]), "#ffffff" if t > 0.55 else "#000000"
+            fill, label = _shade(t, palette), fmt(c["v"])
+            ink = f' fill="{"#ffffff" if t > 0.55 else "#000000"}"'
         body.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{cw}" height="{ch}" fill="{fill}" '
                     f'stroke="#ffffff"/>')
-        body.append(_text(x + cw / 2, y + ch / 2 + 4, label, extra=f' fill="{ink}"'))
+        body.append(_text(x + cw / 2, y + ch / 2 + 4, label, extra=ink))
     if values:
         body += _colour_bar(left, top + ch * n + 18, max(cw * n, 240), fmt(lo), fmt(hi),
                             low_word, high_word, palette)
