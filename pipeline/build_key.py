@@ -28,7 +28,8 @@ from .project import Project
 
 CODE = Path(__file__).resolve().parent
 LIBRARIES = ("dagster", "duckdb", "jinja2", "mkdocs", "mkdocs-material", "markdown", "jc", "gguf")
-SETTINGS = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_TIMEZONE")
+SETTINGS = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_TIMEZONE",
+            "SITE_URL")  # SITE_URL: mkdocs.yml site_url (the sitemap and canonical links)
 
 
 def record_path(project: Project) -> Path:

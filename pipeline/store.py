@@ -35,6 +35,8 @@ CAMPAIGN_COLUMNS = {
     "manifest_file": "VARCHAR", "manifest_status": "VARCHAR", "manifest_problem": "VARCHAR",
     # the folder's content digest when it was scanned (pipeline/ingest/digest.py)
     "content_sha256": "VARCHAR",
+    # the manifest file's own sha256 (None when it is missing or not a regular file)
+    "manifest_sha256": "VARCHAR",
 }
 FILE_COLUMNS = {
     "source_file": "VARCHAR", "campaign": "VARCHAR", "format": "VARCHAR",

@@ -267,8 +267,8 @@ def test_changing_36b_hidden_size_changes_cells_and_prose(ref_copy, page):
     assert cell(con2, "36b", "tp", 1, 10, "1gbe")[0] == 48 * 8192 * 2 * 10 * 8
     page2 = render(con2)
     # the §2.3 row of 36B PP, batch 64 at 100 tok/s, in both renders
-    assert "| 64 | 100 | 629.15 Mbit/s | 🟡 marginal · 66.8% |" in page
-    assert "| 64 | 100 | 838.86 Mbit/s | 🟡 marginal · 89.1% |" in page2
+    assert "| 64 | 100 | 629.15 Mbit/s | ◐ marginal · 66.8% |" in page
+    assert "| 64 | 100 | 838.86 Mbit/s | ◐ marginal · 89.1% |" in page2
     assert "| 64 | 100 | 629.15 Mbit/s |" not in page2
 
 
@@ -303,7 +303,7 @@ def test_partial_renders_every_section(page):
         assert "\n" + heading in page, heading
     assert "0.66 Mbit/s" in page                              # 27B PP batch 1, 10 tok/s
     assert "13,421.77 Mbit/s" in page                         # 27B TP batch 64, 100 tok/s
-    assert "🟡 marginal · 66.8%" in page                       # 36B PP batch 64, 100 tok/s, 1 GbE
+    assert "◐ marginal · 66.8%" in page                       # 36B PP batch 64, 100 tok/s, 1 GbE
     assert "Qwen3.8-27B (measured)" in page
 
 

@@ -43,7 +43,12 @@ def _nav_pages(nav) -> list[tuple[str, str]]:
     return out
 
 
-NAV = _nav_pages(yaml.safe_load((REPO / "mkdocs.yml").read_text())["nav"])
+class _MkdocsLoader(yaml.SafeLoader):
+    """mkdocs.yml as data: its ``!ENV [NAME, default]`` tags read as their default."""
+
+
+_MkdocsLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+NAV = _nav_pages(yaml.load((REPO / "mkdocs.yml").read_text(), Loader=_MkdocsLoader)["nav"])
 
 
 def _url_path(md: str) -> str:

@@ -75,12 +75,14 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
             campaigns = con.execute("select campaign, area, status from "
                                     "main.meta_campaign_status order by campaign").fetchall()
             ranks = class_ranks(con)
+            site = next(iter(_rows(con, "fct_site_summary")), None)
             rules = regressions.rules_from_rows(_rows(con, "ref_regression_thresholds"))
         base = baseline_mod.load(project.docs, project.root, config.baseline)
         outcome, _, _ = stage(staged, project.docs, expected_pages(pages, [(c, a) for c, a, _ in campaigns]),
                               [(c, s) for c, _, s in campaigns], base)
         (staged / f"{PAGE}.md").write_text(
-            render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs)), encoding="utf-8")
+            render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
+                        site=site), encoding="utf-8")
         patch_home(staged, project.docs, outcome.comparison)
         found = regressions.evaluate(outcome.current, rules, ranks)
         results = []

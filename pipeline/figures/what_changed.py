@@ -185,7 +185,9 @@ HEADERS = {"campaigns": ("Campaign", "Change"),
            "pages-added-and-removed": ("Page", "Change", "Figures")}
 
 
-def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], appendix: str = "") -> str:
+def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], appendix: str = "",
+                site: dict | None = None) -> str:
+    """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp."""
     from markupsafe import Markup
     from .. import pages as pages_mod
 
@@ -209,6 +211,6 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
                              "more": max(0, len(entries) - LISTED)})
     env = pages_mod.environment(templates)
     text = env.get_template("ledger/what-changed.md.j2").render(
-        comparison=outcome.comparison, sections=sections, url=url)
+        comparison=outcome.comparison, sections=sections, url=url, site=site)
     text = text.rstrip("\n") + "\n"
     return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")

@@ -28,7 +28,8 @@ def campaign_frame(scan: Scan) -> pd.DataFrame:
            "manifest_file": f"{scan.area}/{scan.name}/manifest.yaml",
            "manifest_status": "ok" if c else (
                "no_manifest" if "no manifest.yaml" in (scan.problem or "") else "bad_manifest"),
-           "manifest_problem": scan.problem, "content_sha256": scan.content_sha256}
+           "manifest_problem": scan.problem, "content_sha256": scan.content_sha256,
+           "manifest_sha256": scan.manifest_sha256}
     return pd.DataFrame([row])
 
 

@@ -49,6 +49,7 @@ class Scan:
     files: list[FileEntry]
     problem: str | None = None     # why the manifest is unusable
     content_sha256: str | None = None   # the folder's digest (pipeline/ingest/digest.py)
+    manifest_sha256: str | None = None  # the manifest's bytes, when it is a regular file
 
 
 def shown_name(name: str) -> str:
@@ -167,19 +168,21 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
     manifest_rel = rel(manifest)
     problem = None
     campaign = None
+    manifest_sha = None
     if manifest.is_symlink():
         problem = f"{manifest_rel}: a symbolic link; the manifest must be a regular file"
     elif not manifest.exists():
         problem = f"{rel(folder)}: no manifest.yaml gives these files their context"
     else:
         try:
+            manifest_sha = sha256_of(manifest) if _regular(manifest) else None
             campaign = validate(safe_yaml.load(manifest, manifest_rel), name, area, manifest_rel)
         except (safe_yaml.ManifestYamlError, ManifestError) as exc:
             problem = str(exc)
     if campaign is None:
         status = "no_manifest" if "no manifest.yaml" in (problem or "") else "bad_manifest"
         files = [FileEntry(p, name, None, status, problem) for p in sorted(present)]
-        return Scan(area, name, None, _hashed(files, raw_data) + refused, problem, digest)
+        return Scan(area, name, None, _hashed(files, raw_data) + refused, problem, digest, manifest_sha)
 
     files: list[FileEntry] = []
     listed: set[str] = set()
@@ -206,7 +209,8 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
                                f"{source}: not listed in {manifest_rel}, so its context is unknown"))
     files = _hashed(files, raw_data)
     _mark_duplicates(files)
-    return Scan(area, name, campaign, files + refused, content_sha256=digest)
+    return Scan(area, name, campaign, files + refused, content_sha256=digest,
+                manifest_sha256=manifest_sha)
 
 
 def _hashed(files: list[FileEntry], raw_data: Path) -> list[FileEntry]:
