@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
+
 import yaml
 from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -282,9 +284,20 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
             charts_shown.append(file)
         return url(f"{base}/{file}")
 
+    def site_stamp() -> dict | None:
+        """The row of main.fct_site_summary, the shared pages' build stamp; None before it is
+        built (the catalog renders pages to record their sources before the inventory marts)."""
+        try:
+            cur = con.execute("select * from main.fct_site_summary")
+        except duckdb.CatalogException:
+            return None
+        cols = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        return {c: _plain(v) for c, v in zip(cols, rows[0])} if len(rows) == 1 else None
+
     template = env.get_template(page.template.name)
     context = dict(**data, row=row, page=page, sources=sources, url=url, chart=chart,
-                   campaign=campaign, slug=slug, **(extra or {}))
+                   campaign=campaign, slug=slug, site_stamp=site_stamp, **(extra or {}))
     if figures is None:
         text = template.render(**context)
     else:

@@ -477,3 +477,48 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     if scheme == "dark":
         assert all(c["bg"] != "rgb(255, 255, 255)" for c in charts)
     assert v.errors == [], f"{md}: {v.errors}"
+
+
+DECISION_PAGES = [(t, m) for t, m in NAV if m in ("index.md", "ethernet-bandwidth-math.md",
+                                                   "point-to-point.md")]
+
+
+@pytest.mark.parametrize("width,height", SCREENS, ids=[f"{w}px" for w, _ in SCREENS])
+@pytest.mark.parametrize("title,md", DECISION_PAGES, ids=[_slug(t) for t, _ in DECISION_PAGES])
+def test_the_bottom_line_is_on_the_first_screen(site_url, visit, title, md, width, height):
+    v = visit(viewport={"width": width, "height": height})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    box = page.locator("article .admonition.abstract").first
+    assert box.locator(".admonition-title").inner_text().strip() == "Bottom line"
+    top = box.bounding_box()
+    # the box starts on the first screen and is the first block after the page title
+    assert top and top["y"] < height * 0.5, (md, width, top)
+    first_block = page.evaluate("""() => { const h = document.querySelector('article h1');
+        let n = h.nextElementSibling; return n && n.className; }""")
+    assert "abstract" in first_block, first_block
+    assert box.locator("li").count() >= 2
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--bottom-line-{width}px.png"))
+    assert v.errors == [], v.errors
+
+
+def test_point_to_point_ranks_the_region_pairs_for_pipeline_parallelism(site_url, visit, built):
+    v = visit(viewport={"width": 1440, "height": 900})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    table = page.locator("#pp-verdict ~ .md-typeset__scrollwrap table").first
+    headers = table.locator("thead th").all_inner_texts()
+    assert headers[:5] == ["Rank", "Pair", "RTT (worse)", "NCCL bandwidth (worse)", "Latency bound"]
+    ranks = [int(t) for t in table.locator("tbody tr td:first-child").all_inner_texts()]
+    # one row per region pair: n regions give n (n - 1) / 2 pairs, ranked 1..N by RTT
+    import csv
+    with open(built.docs / "point-to-point" / "data" / "fct_p2p_pp_verdict.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    featured = {r["campaign"] for r in rows if r["pair_rank"] == "1"}
+    regions = {r["region_a"] for r in rows} | {r["region_b"] for r in rows}
+    if len(featured) == 1:
+        assert ranks == list(range(1, len(regions) * (len(regions) - 1) // 2 + 1))
+    rtts = [float(t.split()[0]) for t in table.locator("tbody tr td:nth-child(3)").all_inner_texts()
+            if t.strip() != "—"]
+    assert rtts == sorted(rtts) and rtts
+    assert v.errors == [], v.errors

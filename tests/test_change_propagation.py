@@ -29,7 +29,15 @@ def _changed(before, after):
 
 
 def _page_lines(project):
-    return (project.docs / "ethernet-bandwidth-math.md").read_text().splitlines()
+    """The page's lines above its build stamp (the stamp names the inputs' digest, which any
+    edit changes: test_site_stamps checks it)."""
+    text = (project.docs / "ethernet-bandwidth-math.md").read_text()
+    return text[:text.index("**Build stamp**")].splitlines()
+
+
+def _stamp(project):
+    text = (project.docs / "ethernet-bandwidth-math.md").read_text()
+    return text[text.index("**Build stamp**"):].split("\n")[1]
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +128,8 @@ def test_slower_iperf3_changes_only_iperf3_figures(built, slow_iperf3):
     assert a["iperf3_worker_to_head_bytes_per_s"] == pytest.approx(b["iperf3_worker_to_head_bytes_per_s"] / 2)
     # the prefill model uses the class's derived usable rate, not iperf3
     assert _rows(built, "fct_prefill_what_if") == _rows(slow_iperf3, "fct_prefill_what_if")
+    # the stamp names other inputs (its digest is of the files' hashes)
+    assert _stamp(built) != _stamp(slow_iperf3)
     old, new = _page_lines(built), _page_lines(slow_iperf3)
     changed = [(o, n) for o, n in zip(old, new) if o != n]
     assert changed and all("iperf3" in o or "Mbit/s" in o for o, _ in changed)

@@ -34,7 +34,8 @@ def test_new_sql_and_template_join_the_graph(tree):
         "{#---\ntitle: New\nmarts: [fct_new_figure]\n---#}\n{% for r in fct_new_figure %}{{ r.doubled }}{% endfor %}\n")
     defs = build_definitions(Project(tree))
     assert _deps(defs, "fct_new_figure") == {"fct_deployment_constants", "raw_campaigns"}
-    assert _deps(defs, "page_new_page") == {"fct_new_figure"}
+    # its marts, and fct_site_summary: the build stamp at the foot of every shared page
+    assert _deps(defs, "page_new_page") == {"fct_new_figure", "fct_site_summary"}
     assert "page_new_page" in _deps(defs, "docs") and _deps(defs, "site") == {"docs"}
 
 

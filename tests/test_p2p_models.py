@@ -32,7 +32,8 @@ def _with_upstreams(names):
 
 _SHARED = {"stg_raw__file_context"}
 ORDER = models.topological([_ALL[n] for n in sorted(_with_upstreams(
-    [n for n in _ALL if "p2p" in n] + ["fct_campaign_file_notes", "fct_udp_runs", "fct_nccl_transport"]))])
+    [n for n in _ALL if "p2p" in n and n != "fct_p2p_pp_verdict"]  # a comparison of p2p and deployments
+    + ["fct_campaign_file_notes", "fct_udp_runs", "fct_nccl_transport", "fct_campaign_stamp"]))])
 
 
 def build(con, only: set[str] | None = None) -> None:

@@ -130,3 +130,69 @@ def test_feasibility_badges_are_shapes_a_text_font_has(built):
     assert len(set(symbols)) == len(symbols) >= 3        # one distinct shape per class
     for s in symbols:
         assert not _emoji(s) and unicodedata.category(s[0]).startswith("S"), s
+
+
+_CSV_LINK = re.compile(r"\]\(([^)\s]+\.csv)\)")
+
+
+def test_every_shipped_csv_is_linked_and_every_csv_link_lands(built):
+    linked = set()
+    for page in _pages(built.docs):
+        for target in _CSV_LINK.findall(page.read_text(encoding="utf-8")):
+            path = (page.parent / target).resolve()
+            assert path.is_file(), f"{page.relative_to(built.docs)} links {target}, which is not there"
+            linked.add(path)
+    shipped = {p.resolve() for p in built.docs.rglob("*.csv")}
+    assert shipped, "no CSV in docs/"
+    orphans = sorted(str(p.relative_to(built.docs.resolve())) for p in shipped - linked)
+    assert orphans == []
+
+
+def test_each_page_footer_links_the_csv_of_every_table_it_declares(built):
+    from pipeline.pages import discover_pages
+    for p in discover_pages(built.templates):
+        if p.per_campaign is not None or not p.marts:
+            continue
+        text = (built.docs / p.output()).read_text(encoding="utf-8")
+        footer = text[text.index("**Build stamp**"):]
+        for mart in p.marts:
+            assert f"[{mart}]({p.slug()}/data/{mart}.csv)" in footer, (p.name, mart)
+
+
+def test_the_data_dictionary_links_each_table_to_the_pages_that_publish_it(built):
+    from pipeline.pages import discover_pages
+    text = (built.docs / "data-dictionary.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (\S+)\n(.*?)(?=^## |\Z)", text, re.S | re.M))
+    pages = discover_pages(built.templates)
+    checked = 0
+    for p in pages:
+        for mart in p.marts:
+            if mart not in sections:
+                continue
+            line = next(l for l in sections[mart].splitlines() if l.startswith("*Published on:*"))
+            if p.per_campaign is None:
+                assert f"[{p.title}]({p.output()}) ([CSV]({p.slug()}/data/{mart}.csv))" in line, (mart, p.name)
+            else:
+                assert f"every {p.title} page" in line, (mart, p.name)
+            checked += 1
+    assert checked >= 40
+
+
+# A column whose name carries a dimension (project convention: base units in the name).
+_DIMENSIONED = re.compile(r"(bytes|bits|_s$|_ms$|_s_|per_s$|per_s_|tokens_per|batch_size|fraction)")
+
+
+def test_every_dimensioned_column_has_its_unit_in_the_data_dictionary(built):
+    with open(built.docs / "data-dictionary" / "data" / "dim_data_dictionary.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["column_name"]]
+    dimensioned = [r for r in rows if _DIMENSIONED.search(r["column_name"])]
+    assert len(dimensioned) > 200
+    missing = sorted({r["column_name"] for r in dimensioned if not r["unit"]}
+                     - {"tokens_per_s_qualifier"})       # text: what the token rate counts
+    assert missing == []
+    unit = {r["column_name"]: r["unit"] for r in rows}
+    # read from the name's last unit word, a direction qualifier left out
+    assert unit["bytes_per_token"] == "bytes per token"
+    assert unit["wire_bytes_per_position_head_to_worker"] == "bytes per position"
+    assert unit["avg_wire_bits_per_s_worker_to_head"].startswith("bit/s")
+    assert unit["rtt_avg_s"] == "seconds" and unit["s_per_token"] == "seconds per token"

@@ -22,6 +22,7 @@ from ..faults import checkpoint
 from ..figures.site_ledger import figure_sources, row_keys, stage_figures, unstage_figures
 from ..docs_publish import clean_staging, publish, recover, staging_dir
 from ..provenance import Lineage
+from ..render.published import published_in
 from ..schemas import campaign_schema, q, reset_search_path, set_search_path
 from ..site import build_site
 from .partitions import CAMPAIGNS, run_campaigns
@@ -56,9 +57,12 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     shown: list[str] = []
     lineage = lineage or Lineage(project.sql)
     figures = [] if page.figures else None
+    extra = None
+    if campaign is None:    # the Data dictionary links each table to the pages that publish it
+        extra = {"published": published_in(pages_mod.discover_pages(project.templates))}
     text = pages_mod.render(con, page, env=env, lineage=lineage, raw_data=project.raw_data,
                             campaign=campaign, appendix=_appendix(project), charts_shown=shown,
-                            figures=figures, keys=row_keys(project.sql))
+                            figures=figures, keys=row_keys(project.sql), extra=extra)
     for mart in page.marts:
         _write(staged, pages_mod.csv_path(slug, mart), pages_mod.csv_bytes(con, mart))
     unknown = sorted(set(shown) - {c.file for c in charts})
@@ -119,7 +123,9 @@ def _status(con, campaign: str) -> dict | None:
 
 
 def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list[str]]):
-    marts = sorted({*page.marts, *(m for c in charts for m in c.marts)})
+    # a shared page's build stamp reads fct_site_summary (pages.render: site_stamp())
+    stamp = ["fct_site_summary"] if page.per_campaign is None else []
+    marts = sorted({*page.marts, *(m for c in charts for m in c.marts), *stamp})
     deps = sorted({key for t in marts for key in tables[t]})
     where = f"docs/{page.slug('{campaign}') if page.per_campaign else page.slug()}.md"
     description = (f"The {page.title} page{' of each campaign' if page.per_campaign else ''}"

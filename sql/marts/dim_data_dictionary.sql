@@ -21,7 +21,11 @@ matched as (
         columns.column_name,
         units.unit
     from columns
-    join units on ends_with(columns.column_name, units.suffix)
+    -- the unit is the name's last unit word, read with a leading "_" (so bytes_per_token
+    -- matches _bytes_per_token) and without a direction qualifier (..._head_to_worker)
+    join units on ends_with('_' || regexp_replace(columns.column_name,
+                                                  '_(head_to_worker|worker_to_head)$', ''),
+                            units.suffix)
     qualify row_number() over (
         partition by columns.table_name, columns.column_name
         order by units.priority, length(units.suffix) desc) = 1
