@@ -322,3 +322,23 @@ def test_partial_holds_no_typed_number():
     text = text.replace("− 1", "")          # formula structure (boundaries = stages − 1), not a figure
     text = text.replace("iperf3", "")       # a tool's name
     assert re.findall(r".{0,20}\d.{0,20}", text) == []
+
+
+def test_conclusions_count_the_measured_models_apart_and_int8_only_scales_activations(con, page):
+    """§3.4 counted only the reference models while a measured model left the feasible class;
+    §6 said int8 halves every requirement, false for measured wire bytes that are mostly RPC
+    graph. Worked from the marts: a measured deployment keeps (ratio − saved) / ratio."""
+    left = con.execute("select model_label, link_label, not_first_class_count, cell_count, "
+                       "last_class_count from fct_feasibility_summary where scheme = 'pp' "
+                       "and basis = 'measured' and not_first_class_count > 0").fetchall()
+    assert left, "the fixture's measured model should leave the feasible class somewhere"
+    block = page[page.index("The measured models are counted apart"):]
+    for label, link, out, cells, sat in left:
+        assert f"- {label} on {link}: {out} of {cells} cells ({sat} saturated)." in block
+    saved = 1 - con.execute("select bytes_fraction_of_default from dim_activation_dtypes "
+                            "where not is_default").fetchone()[0]          # int8: 1 − 0.5
+    for model, ratio in con.execute("select model, wire_to_raw_ratio from dim_model_shapes "
+                                    "where basis = 'measured' and wire_to_raw_ratio is not null").fetchall():
+        kept = (ratio - saved) / ratio          # e.g. 3.98×: (3.98 − 0.5) / 3.98 = 87.4 %
+        assert f"`{model}` ({ratio:.2f}×) keeps {kept * 100:.1f}%" in page, model
+    assert "scale every requirement" not in page
