@@ -342,3 +342,19 @@ def test_conclusions_count_the_measured_models_apart_and_int8_only_scales_activa
         kept = (ratio - saved) / ratio          # e.g. 3.98×: (3.98 − 0.5) / 3.98 = 87.4 %
         assert f"`{model}` ({ratio:.2f}×) keeps {kept * 100:.1f}%" in page, model
     assert "scale every requirement" not in page
+
+
+def test_tp_over_pp_compares_formula_with_formula_and_measured_apart(con):
+    rows = con.execute("select model, pp_basis, pp_boundaries, hidden_size, pp_bytes_per_token, "
+                       "pp_formula_bytes_per_token, tp_bytes_per_token, tp_to_pp_ratio, "
+                       "tp_to_measured_pp_ratio from fct_pp_tp_ratio where is_default_stages").fetchall()
+    measured = [r for r in rows if r[1] == "measured"]
+    assert measured
+    for model, basis, boundaries, h, pp, pp_formula, tp, ratio, measured_ratio in rows:
+        # the PP formula: boundaries x H x batch 1 x 2 bytes (fp16)
+        assert pp_formula == pytest.approx(boundaries * h * 2), model
+        assert ratio == pytest.approx(tp / pp_formula), model
+        if basis == "measured":
+            assert measured_ratio == pytest.approx(tp / pp) and pp != pytest.approx(pp_formula)
+        else:
+            assert measured_ratio is None and pp == pytest.approx(pp_formula)

@@ -3,7 +3,9 @@
 -- scope: comparison
 -- why: the §1.3 scaling table puts PP and TP bytes per token side by side. For the measured row
 -- the PP figure is the measured wire bytes; pp_formula_bytes_per_token keeps the raw-hidden formula
--- on the same shape so theory and reality can be compared.
+-- on the same shape so theory and reality can be compared. tp_to_pp_ratio compares like with
+-- like (the TP formula over the PP formula); tp_to_measured_pp_ratio, on measured rows only, the
+-- TP formula over the measured PP wire bytes.
 with bytes as (
     select * from fct_bytes_per_token
     where is_default_dtype and is_default_stages
@@ -43,7 +45,9 @@ final as (
         tp.bytes_per_transfer as tp_bytes_per_allreduce,
         tp.bytes_per_token as tp_bytes_per_token,
         tp.basis as tp_basis,
-        tp.bytes_per_token / pp.bytes_per_token as tp_to_pp_ratio
+        tp.bytes_per_token / (pp.transfers_per_token * tp.bytes_per_transfer) as tp_to_pp_ratio,
+        case when pp.basis = 'measured' then tp.bytes_per_token / pp.bytes_per_token end
+            as tp_to_measured_pp_ratio
     from tp
     inner join pp on pp.model = tp.model and pp.batch_size = tp.batch_size
     inner join shapes on shapes.model = tp.model
