@@ -48,6 +48,9 @@ def test_fixture_page_keeps_missing_cells_empty():
     assert "None" not in page and "nan" not in page
     # the 100%-loss ping: delay empty, bandwidth still there (8e6 bits / 0.2 s = 40 Mbit/s)
     assert _row(page, "Oregon", "Ireland") == "| Oregon | Ireland | — | 40.0 Mbit/s | — | — |"
+    # no pair of the fixture has a dumped NCCL run: the column is left out of the pair table
+    header = _row(page, "Region 1 (recv)", "Region 2 (send)")
+    assert header == "| Region 1 (recv) | Region 2 (send) | Delay | NCCL-B | iperf3 public IP | iperf3 (swan) |"
     assert "## Data-quality notes" in page and "no reply to 3 packet(s)" in page
     assert "## TC results" not in page          # the tc rows belong to the other campaign
     # every row of a table has as many cells as its header: nothing shifted
@@ -81,7 +84,9 @@ def test_shipped_files_reproduce_the_seed_tables(shipped):
     assert _row(page, "bandwidth 1 Gbit/s").endswith("| 1,082 ms | 1,082 ms |")
     assert _row(page, "Oregon", "Virginia") == (
         "| Oregon | Virginia | 67 ms | 790 Mbit/s | 761 Mbit/s | 4.56 Gbit/s | 1.16 Gbit/s |")
-    assert _row(page, "Sydney", "London") == "| Sydney | London | 262 ms | 326 Mbit/s | — | — |"
+    # one merged table: the dumped-NCCL column is there (other pairs have it); Sydney's pairs
+    # have no dumped run, so theirs is a dash, never a neighbour's value
+    assert _row(page, "Sydney", "London") == "| Sydney | London | 262 ms | 326 Mbit/s | — | — | — |"
     nothing_quarantined = shipped.execute(
         "select count(*) from ingest_registry where status <> 'ok'").fetchall()[0][0]
     assert nothing_quarantined == 0
