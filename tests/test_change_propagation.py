@@ -133,6 +133,6 @@ def test_slower_iperf3_changes_only_iperf3_figures(built, slow_iperf3):
     old, new = _page_lines(built), _page_lines(slow_iperf3)
     changed = [(o, n) for o, n in zip(old, new) if o != n]
     assert changed and all("iperf3" in o or "Mbit/s" in o for o, _ in changed)
-    # claw->server: 281.075 MB/s halved = 140.5 MB/s, shown without decimals
-    expected = b["iperf3_worker_to_head_bytes_per_s"] / 2 / 1e6
-    assert any(f"{expected:,.0f} MB/s claw→server" in n for _, n in changed)
+    # claw->server: 281.075 MB/s halved = 140.54 MB/s x 8 = 1,124 Mbit/s, shown without decimals
+    expected = b["iperf3_worker_to_head_bytes_per_s"] / 2 * 8 / 1e6
+    assert any(f"{expected:,.0f} Mbit/s claw→server" in n for _, n in changed)

@@ -34,9 +34,9 @@ def test_iperf3_figures(built):
     text = page(built)
     for name, arrow in (("claw-to-server", "claw→server"), ("server-to-claw", "server→claw")):
         doc = json.loads((CAMPAIGN / f"iperf3/{name}.json").read_text())
-        # MB/s = received bits/s / 8 / 10^6, shown without decimals
-        mb_s = doc["end"]["sum_received"]["bits_per_second"] / 8 / 1e6
-        assert f"{mb_s:,.0f} MB/s {arrow}" in text
+        # Mbit/s = received bits/s / 10^6, shown without decimals (the site's one link-rate unit)
+        mbit_s = doc["end"]["sum_received"]["bits_per_second"] / 1e6
+        assert f"{mbit_s:,.0f} Mbit/s {arrow}" in text
 
 
 def test_ping_summaries(built):

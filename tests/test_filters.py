@@ -15,6 +15,9 @@ from pipeline.render import filters as f
     (lambda: f.bytes_as(20_480_000, "MB", 1), "20.5 MB"),
     # 2.2486e9 bit/s / 8 / 1e6 = 281.075 -> "281 MB/s"
     (lambda: f.byte_rate_as(2.2486e9 / 8, "MB", 0), "281 MB/s"),
+    # a byte rate as a link rate: 281.075e6 B/s x 8 = 2,248.6 Mbit/s -> "2,249 Mbit/s"
+    (lambda: f.link_rate(2.2486e9 / 8, "Mbit/s", 0), "2,249 Mbit/s"),
+    (lambda: f.link_rate(None), "—"),
     # 0.65536 Mbit/s
     (lambda: f.rate_as(655_360, "Mbit/s", 2), "0.66 Mbit/s"),
     (lambda: f.ms(0.000742, 3), "0.742 ms"),

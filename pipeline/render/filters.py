@@ -52,6 +52,14 @@ def byte_rate_as(bytes_per_s, unit: str = "MB", digits: int = 0, label: bool = T
     return bytes_as(bytes_per_s, unit, digits, label) + ("/s" if label else "")
 
 
+def link_rate(bytes_per_s, unit: str = "Mbit/s", digits: int = 0, label: bool = True) -> str:
+    """A byte rate shown as a link rate, the site's one unit for a rate on a wire: bytes/s x 8
+    in Mbit/s or Gbit/s (1000-based), as iperf3 and ethtool state them."""
+    if _missing(bytes_per_s):
+        return DASH
+    return rate_as(float(bytes_per_s) * 8, unit, digits, label)
+
+
 def ms(seconds, digits: int = 0, label: bool = True) -> str:
     """Seconds shown as milliseconds."""
     if _missing(seconds):
@@ -118,6 +126,7 @@ FILTERS = {
     "bytes_as": bytes_as,
     "rate_as": rate_as,
     "byte_rate_as": byte_rate_as,
+    "link_rate": link_rate,
     "ms": ms,
     "us": us,
     "s": s,
