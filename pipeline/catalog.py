@@ -3,7 +3,7 @@
 - ``meta_models``: each SQL model with its grain sentence, layer, scope and upstreams (the data
   dictionary's backbone); ``meta_columns``: the columns of every model built before the catalog
   (campaign models as the campaign template has them, so the dictionary never depends on which
-  campaigns exist);
+  campaigns exist), each with the description its SQL comments give it (column_notes.py);
 - ``meta_check_results``: every ``sql/tests`` check's outcome, per campaign for campaign checks;
 - ``meta_campaign_status``: every campaign, published or withheld, with the reasons;
 - ``meta_declared_files``: each declared-parameter CSV and campaign manifest with size, sha256
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from . import column_notes
 from .campaign_build import CHECK_COLUMNS, STATUS_COLUMNS
 from .ingest import reference
 from .ingest.scan import rejected_folders
@@ -55,8 +56,15 @@ def write_models(con, layout) -> None:
             "select table_name, column_name, column_index, data_type from duckdb_columns() "
             "where schema_name = ? and table_name = ?", [schema, name]).df())
     frame = pd.concat(parts) if parts else pd.DataFrame()
+    if len(frame):
+        notes = column_notes.describe(layout.models, list(zip(frame.table_name, frame.column_name)),
+                                      column_notes.glossary(layout.project.sql))
+        found = [notes.get((t, c.lower()), (None, None))
+                 for t, c in zip(frame.table_name, frame.column_name)]
+        frame = frame.assign(description=[d for d, _ in found], described_in=[w for _, w in found])
     _insert_frame(con, "meta_columns", frame, {"table_name": "VARCHAR", "column_name": "VARCHAR",
-                                               "column_index": "BIGINT", "data_type": "VARCHAR"})
+                                               "column_index": "BIGINT", "data_type": "VARCHAR",
+                                               "description": "VARCHAR", "described_in": "VARCHAR"})
 
 
 def write_checks_and_status(con, shared_results: list[dict]) -> None:

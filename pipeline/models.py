@@ -15,6 +15,8 @@ from pathlib import Path
 
 import duckdb
 
+from . import column_notes
+
 LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _CHECK = re.compile(r"^\s*--\s*check:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -63,9 +65,27 @@ class Model:
     def upstreams(self) -> tuple[str, ...]:
         return tuple(sorted(referenced_tables(self.sql, self.path)))
 
+    @cached_property
+    def upstreams_in_order(self) -> tuple[str, ...]:
+        return referenced_tables_in_order(self.sql, self.path)
+
+    @cached_property
+    def column_notes(self) -> dict[str, str]:
+        """``{column: description}`` from the ``-- column <name>: ...`` lines (column_notes.py)."""
+        return column_notes.parse(self.sql, self.path)
+
     @property
     def description(self) -> str:
-        lines = [ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")]
+        lines, in_note = [], False
+        for ln in self.sql.splitlines():
+            if not ln.startswith("--"):
+                in_note = False
+                continue
+            in_note = column_notes.is_note_line(ln, in_note)
+            if not in_note:
+                text = ln[2:].strip()
+                # "-- why: ..." opens the prose of a theory mart: the words are the description
+                lines.append(text[4:].lstrip() if text.lower().startswith("why:") else text)
         return " ".join(ln for ln in lines
                         if not ln.lower().startswith(("grain:", "check:", "blocking:", "scope:", "key:")))
 
@@ -99,6 +119,11 @@ def referenced_tables(sql: str, path: Path | str = "<sql>") -> set[str]:
     return set(_referenced_tables(sql, str(path)))
 
 
+def referenced_tables_in_order(sql: str, path: Path | str = "<sql>") -> tuple[str, ...]:
+    """The tables a model reads, in the order its parse tree names them (first reading first)."""
+    return _referenced_tables(sql, str(path))
+
+
 _PARSER: duckdb.DuckDBPyConnection | None = None
 _PARSER_LOCK = threading.Lock()
 
@@ -115,14 +140,14 @@ def _parse_tree(sql: str) -> str:
 
 
 @lru_cache(maxsize=2048)
-def _referenced_tables(sql: str, path: str) -> frozenset[str]:
+def _referenced_tables(sql: str, path: str) -> tuple[str, ...]:
     tree = json.loads(_parse_tree(sql))
     if tree.get("error"):
         raise ModelError(f"{path}: DuckDB cannot parse this SQL: {tree.get('error_message')}")
     if len(tree["statements"]) != 1:
         raise ModelError(f"{path}: a model holds exactly one select statement, "
                          f"found {len(tree['statements'])}")
-    tables: set[str] = set()
+    tables: list[str] = []
     ctes: set[str] = set()
 
     def walk(node):
@@ -132,7 +157,7 @@ def _referenced_tables(sql: str, path: str) -> frozenset[str]:
                 for entry in cte_map.get("map", []):
                     ctes.add(entry["key"].lower())
             if node.get("type") == "BASE_TABLE" and node.get("table_name"):
-                tables.add(node["table_name"].lower())
+                tables.append(node["table_name"].lower())
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -140,7 +165,7 @@ def _referenced_tables(sql: str, path: str) -> frozenset[str]:
                 walk(value)
 
     walk(tree["statements"][0])
-    return frozenset(tables - ctes)
+    return tuple(dict.fromkeys(t for t in tables if t not in ctes))
 
 
 def discover(sql_dir: Path) -> list[Model]:

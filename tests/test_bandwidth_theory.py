@@ -304,7 +304,13 @@ def test_partial_renders_every_section(page):
     assert "0.66 Mbit/s" in page                              # 27B PP batch 1, 10 tok/s
     assert "13,421.77 Mbit/s" in page                         # 27B TP batch 64, 100 tok/s
     assert "◐ marginal · 66.8%" in page                       # 36B PP batch 64, 100 tok/s, 1 GbE
-    assert "Qwen3.8-27B (measured)" in page
+    # the deployed model's label claims no basis; each row says its own: its PP rows are its
+    # measured wire bytes, its TP rows formula on its shape (never "measured")
+    assert "Qwen3.8-27B (deployed)" in page and "Qwen3.8-27B (measured)" not in page
+    tp = [ln for ln in page.splitlines() if "Qwen3.8-27B (deployed) — TP" in ln]
+    pp = [ln for ln in page.splitlines() if "Qwen3.8-27B (deployed) — PP" in ln]
+    assert tp and all("(formula on its shape)" in ln and "measured" not in ln for ln in tp)
+    assert pp and all("(measured wire bytes)" in ln for ln in pp)
 
 
 def test_partial_declares_exactly_the_marts_it_reads():

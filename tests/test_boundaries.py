@@ -191,10 +191,11 @@ def test_decode_what_if_by_hand():
     assert got["1gbe"] == (0.001, "measured", True, 5000.0, pytest.approx(5e-5), pytest.approx(1.05e-3),
                            pytest.approx(160_000), pytest.approx(40_000), pytest.approx(0.19895),
                            pytest.approx(10.0))
-    # 2.5 GbE: no link of that class, so the lowest measured minimum RTT (0.5 ms) is assumed;
-    # net = 0.0005 + 5000 / 2.5e8 = 5.2e-4 s; predicted 2 / (0.19895 + 5.2e-4) = 10.0266 tok/s
-    assert got["2.5gbe"][:2] == (0.0005, "assumed")
-    assert got["2.5gbe"][5] == pytest.approx(5.2e-4)
-    assert got["2.5gbe"][9] == pytest.approx(2 / (0.19895 + 5.2e-4))
+    # 2.5 GbE: no link of that class, so the lowest measured average RTT (1 ms, the same
+    # statistic as the measured row; not the 0.5 ms minimum) is assumed;
+    # net = 0.001 + 5000 / 2.5e8 = 1.02e-3 s; predicted 2 / (0.19895 + 1.02e-3) = 10.0015 tok/s
+    assert got["2.5gbe"][:2] == (0.001, "assumed")
+    assert got["2.5gbe"][5] == pytest.approx(1.02e-3)
+    assert got["2.5gbe"][9] == pytest.approx(2 / (0.19895 + 1.02e-3))
     # 10 GbE: the campaign has that link but no ping on it: not measured, NULL, not assumed
     assert got["10gbe"][:2] == (None, "not measured") and got["10gbe"][9] is None

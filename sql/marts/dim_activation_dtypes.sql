@@ -1,6 +1,10 @@
 -- grain: one row per activation data type that can cross a stage boundary
 -- key: dtype
 -- why: bytes per hidden-state value (fp16 2, int8 1) drive every bytes-per-token figure.
+-- column label: the data type as the pages print it
+-- column is_default: true for the type activations cross the wire in by default
+-- column bytes_fraction_of_default: bytes per value over the default type's (1 for the default
+--    itself)
 with source as (
     select * from ref_activation_dtypes
 ),

@@ -2,14 +2,15 @@
 -- key: table_name, column_name
 -- scope: inventory
 -- The site documents its own tables: every mart's columns with their DuckDB type, the unit the
--- column name declares (project convention: base units, the unit in the name), the mart's
--- grain sentence and the tables it is built from. Columns come from the catalog (the marts
+-- column name declares (project convention: base units, the unit in the name), what the column
+-- holds (the "-- column" comment of the SQL that makes it, an upstream model's or
+-- sql/glossary.sql's), the mart's grain sentence and the tables it is built from. Columns come from the catalog (the marts
 -- built before it), so the pages that describe the warehouse itself list no columns.
 with marts as (
     select * from meta_models where layer = 'marts'
 ),
 columns as (
-    select table_name, column_name, column_index, data_type
+    select table_name, column_name, column_index, data_type, description, described_in
     from meta_columns
 ),
 units as (
@@ -40,7 +41,9 @@ final as (
         columns.column_index,
         columns.column_name,
         columns.data_type,
-        matched.unit
+        matched.unit,
+        columns.description as column_description,
+        columns.described_in
     from marts
     left join columns on columns.table_name = marts.model
     left join matched

@@ -4,6 +4,11 @@
 -- The seed pages keep their structure by showing one campaign in each slot: the declared one
 -- (ref_featured_campaigns) when it is published and has the data the slot needs, else the
 -- newest published campaign that has it. Every other campaign has its own page.
+-- column slot: the place on a shared page that shows one campaign (deployment, p2p_tc, p2p_regions)
+-- column campaign: the campaign shown in the slot: the declared one when it qualifies, else the
+--    newest published one with the data
+-- column is_declared: true when featured_campaigns.csv names the campaign shown
+-- column candidates: how many published campaigns have the data the slot needs
 with declared as (
     select slot, campaign from ref_featured_campaigns
 ),

@@ -2,6 +2,10 @@
 -- key: link_class
 -- why: the usable TCP rate is derived from the line rate and the frame overheads at the class's
 -- MTU (int_frame_efficiency), never typed; §0 and the feasibility tables divide by it.
+-- column label: the class as the pages print it
+-- column usable_fraction: the payload share of a full-MTU frame's wire bytes (payload / wire bytes
+--    per frame)
+-- column sort_order: the order the pages list link classes in (slowest first)
 with classes as (
     select * from ref_ethernet_classes
 ),

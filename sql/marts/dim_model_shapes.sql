@@ -4,6 +4,18 @@
 -- why: the measured deployment joins the theory tables side by side. Its shape (hidden size,
 -- blocks) and its measured wire bytes per position come from the §0 mart fct_deployment_constants;
 -- the busier direction bounds what one boundary needs from a full-duplex link.
+-- column model: the shape's key: a reference shape's id from model_shapes.csv, or the campaign id
+--    of a deployed model
+-- column label: the model as the pages print it; a deployed model reads "(deployed)", with its
+--    campaign when two deployments run the same model
+-- column example_model: a model of that shape (reference) or the deployed model's GGUF name
+-- column basis: formula for a reference shape, measured for a deployed model (its PP bytes are
+--    measured wire bytes)
+-- column wire_bytes_per_position: the busier direction's measured wire bytes per position (what one
+--    boundary needs from a full-duplex link)
+-- column wire_to_raw_ratio: the busier direction's wire bytes per position over the raw activation
+--    vector
+-- column sort_order: reference shapes first, then deployed models by campaign
 with theory as (
     select * from ref_model_shapes
 ),
@@ -36,10 +48,12 @@ theory_rows as (
 measured_rows as (
     select
         campaign as model,
-        -- two deployments of the same model are told apart by their campaign
+        -- two deployments of the same model are told apart by their campaign; "deployed",
+        -- not "measured": the model's TP rows are formula on its shape (the basis column says
+        -- which rows are measured)
         coalesce(model_name, campaign) || case
             when count(*) over (partition by coalesce(model_name, campaign)) > 1
-            then ' (measured, ' || campaign || ')' else ' (measured)' end as label,
+            then ' (deployed, ' || campaign || ')' else ' (deployed)' end as label,
         hidden_size,
         -- decoder blocks: MTP (nextn) layers do not take part in each token's forward pass
         decoder_blocks as num_layers,

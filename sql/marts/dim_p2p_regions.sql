@@ -2,6 +2,10 @@
 -- key: campaign, region
 -- Names and order come from the reference list; a region missing there keeps its code and
 -- sorts last rather than disappearing.
+-- column region: the region code the campaign's files use (an AWS region such as us-east-1)
+-- column region_name: the region's name from aws_regions.csv, or its code when the list lacks it
+-- column region_order: the order the pages list the campaign's regions in (reference order, unknown
+--    regions last)
 with seen as (
     select campaign, receiver as region from stg_p2p__ping
     union select campaign, sender from stg_p2p__ping

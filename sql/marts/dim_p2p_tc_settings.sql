@@ -2,6 +2,11 @@
 -- key: campaign, setting_id
 -- Order as a reader scans the table: no shaping, delay only (ascending), rate cap only
 -- (loosest first), then both combined.
+-- column tc_command: the tc command line the campaign ran for the setting, as its files record it
+-- column setting_kind: which knobs the setting turns: default (no shaping), delay (netem only),
+--    rate (tbf cap only) or delay+rate
+-- column setting_order: the order a reader scans the settings in: no shaping, delay ascending, rate
+--    cap loosest first, then both
 with settings as (
     select distinct campaign, setting_id, tc_delay_s, tc_rate_bits_per_s, tc_command
     from int_p2p__tc_transfers

@@ -4,6 +4,8 @@
 -- why: §2.2: required rate = bytes per token x tokens per second x 8 bits per byte, in bit/s
 -- (rendered as Mbit/s = / 10^6). The token rate is per sequence: a decode step of the whole batch
 -- happens tokens_per_s times a second.
+-- column tokens_per_s: the token rate per sequence of the workload (workload_token_rates.csv)
+-- column required_bits_per_s: the rate the link must carry: bytes per token x tokens per second x 8
 with bytes as (
     select * from fct_bytes_per_token
     where is_default_dtype and is_default_stages

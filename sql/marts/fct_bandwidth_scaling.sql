@@ -6,6 +6,8 @@
 -- on the same shape so theory and reality can be compared. tp_to_pp_ratio compares like with
 -- like (the TP formula over the PP formula); tp_to_measured_pp_ratio, on measured rows only, the
 -- TP formula over the measured PP wire bytes.
+-- column model_basis: formula for a reference shape, measured for a deployed model
+-- column tp_basis: where the TP bytes come from (formula: no TP run is measured)
 with bytes as (
     select * from fct_bytes_per_token
     where is_default_dtype and is_default_stages

@@ -1,7 +1,23 @@
--- grain: one row per pair of published results in one comparison group that differ in exactly one
+-- grain: one row per pair of published results in one comparison group that differ in exactly one network factor (bandwidth or RTT), the better-network result as baseline
 -- key: comparison_group, changed_factor
--- network factor (bandwidth or RTT), the better-network result as baseline
 -- why: §4.2 / §6: "latency matters more than bandwidth" is a computed slowdown, not a typed one.
+-- column system: the inference system both results ran
+-- column model: the model both results ran, as the publication names it
+-- column changed_factor: the one network factor that differs between the two results: bandwidth or
+--    latency
+-- column baseline_network: the better network, as the publication describes it
+-- column changed_network: the worse network, as the publication describes it
+-- column baseline_link_bits_per_s: the better network's stated link rate
+-- column changed_link_bits_per_s: the worse network's stated link rate
+-- column baseline_rtt_s: the better network's stated round-trip time
+-- column changed_rtt_s: the worse network's stated round-trip time
+-- column baseline_tokens_per_s: the published token rate on the better network
+-- column changed_tokens_per_s: the published token rate on the worse network
+-- column slowdown_fraction: the rate lost on the worse network: 1 - changed / baseline tokens per
+--    second
+-- column reference_key: the reference both results are taken from
+-- column baseline_sort_order: the baseline result's place in §4.1's table
+-- column changed_sort_order: the changed result's place in §4.1's table
 with results as (
     select * from dim_published_benchmarks
     where comparison_group is not null

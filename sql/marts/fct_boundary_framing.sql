@@ -3,6 +3,13 @@
 -- scope: comparison
 -- why: §5.1 practical impact: a boundary transfer larger than one segment's payload is split
 -- into ceil(bytes / payload per frame) TCP segments, each paying the full per-frame overhead.
+-- column bytes_per_transfer: the payload bytes of one PP boundary transfer at the reference batch
+-- column segments_per_transfer: the TCP segments the transfer is split into: ceil(bytes / payload
+--    per frame)
+-- column overhead_bytes_per_transfer: the overhead bytes all its segments add: segments x overhead
+--    per frame
+-- column wire_bytes_per_transfer: the transfer's bytes on the wire: payload + overhead
+-- column overhead_fraction: the share of the wire bytes that is overhead
 with transfers as (
     select * from fct_bytes_per_token
     where scheme = 'pp' and is_default_dtype and is_default_stages and is_reference_batch

@@ -3,6 +3,11 @@
 -- What a campaign page says about its own files: not listed, missing, refused, duplicate,
 -- quarantined by its parser (with the file:line reason), a ping that got no reply, or a log
 -- whose last line was cut.
+-- column source_file: the file the note is about, relative to raw_data/
+-- column status: what happened to the file: its scan status (unlisted, missing, refused,
+--    bad_name, unknown_format, duplicate), its parser's (quarantined), or no value, partly read,
+--    cut short
+-- column detail: why, in words; a parser's reason names the file and line
 with files as (
     select * from raw_files
 ),

@@ -5,6 +5,11 @@
 -- manifest and raw files), one line "<path>:<sha256>" each in path order (the Data sources page
 -- lists both), so the same files give the same digest on any machine, and a file added,
 -- removed or changed gives another.
+-- column newest_measurement_date: the campaign's date from its manifest (when its measurements were
+--    taken)
+-- column raw_files: how many files the digest covers (the manifest and every raw file)
+-- column inputs_digest: sha256 of one "<path>:<sha256>" line per file in path order: the same files
+--    give the same digest anywhere
 with campaigns as (
     select * from raw_campaigns
 ),

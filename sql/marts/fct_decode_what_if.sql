@@ -5,8 +5,30 @@
 -- wire time of those bytes. RTT is the pooled ping average of the campaign's link of that
 -- class; a class the campaign has a link of but whose ping is missing stays NULL (not
 -- measured). Only a class the campaign has no link of is given an assumed RTT: the lowest
--- measured minimum RTT (a faster PHY does not shorten the hosts' stacks). Compute per step is
--- the measured step minus the measured link's network time.
+-- measured average RTT of the campaign's links (a faster PHY does not shorten the hosts'
+-- stacks; the average, like every measured row, so rows compare like with like). Compute per
+-- step is the measured step minus the measured link's network time.
+-- column sort_order: the link class's order (slowest first)
+-- column is_measured: true for the class of the link the campaign's prefill and decode ran on
+-- column measured_step_s: the measured duration of one decode (verify) step
+-- column measured_tokens_per_s: the measured decode rate (the same on every row of the campaign)
+-- column step_wire_bytes: the bytes one decode step moves, both directions: verify positions x
+--    (head -> worker + worker -> head bytes per position)
+-- column rtt_s: the round-trip time the row uses: the ping average of the campaign's link of that
+--    class, or the assumed one
+-- column rtt_basis: measured (the class's link's ping average), assumed (no link of that class: the
+--    lowest average RTT of the campaign's links) or not measured
+-- column usable_bytes_per_s: the class's usable payload rate
+-- column avg_wire_bits_per_s_head_to_worker: the average head -> worker wire rate over a measured
+--    decode step
+-- column avg_wire_bits_per_s_worker_to_head: the average worker -> head wire rate over a measured
+--    decode step
+-- column wire_s: the step's wire time at the class's usable rate
+-- column net_s: network time per step: RTT + wire time
+-- column share_of_step_fraction: network time over the measured step
+-- column compute_s: the measured step minus the measured link's network time (the same on every
+--    row)
+-- column predicted_tokens_per_s: tokens per step / (compute + this class's network time)
 with k as (
     select * from fct_deployment_constants
 ),
@@ -19,7 +41,7 @@ measured as (
     join links as l on l.campaign = k.campaign and l.link_id = k.prefill_link_id
 ),
 fallback_rtt as (
-    select campaign, min(rtt_min_s) as rtt_s from links group by campaign
+    select campaign, min(rtt_avg_s) as rtt_s from links group by campaign
 ),
 class_links as (
     -- the campaign's link of each class (the current one first when it has several)

@@ -4,6 +4,85 @@
 -- wire bytes per position per direction during the anchor prefill, against the raw hidden
 -- state in the default activation type. A campaign without a GGUF, env file, journal or netdev
 -- capture keeps its row with NULL where that measurement is missing.
+-- column architecture: the model's architecture from its GGUF (general.architecture)
+-- column architecture_known: true when llama_cpp_architectures.csv knows the architecture (else
+--    every block is taken as dense full attention)
+-- column layer_rule: how the architecture mixes layer kinds: dense, interval (full attention every
+--    Nth block, recurrent between), swa (sliding-window pattern)
+-- column gguf_file: the GGUF (or GGUF metadata dump) read
+-- column env_file: the llama-server service env file read
+-- column block_count: the blocks in the GGUF (<arch>.block_count), MTP layers included
+-- column decoder_blocks: the blocks a token passes through: block count - MTP (nextn) layers
+-- column nextn_layers: the multi-token-prediction (nextn) layers at the end of the model
+-- column head_count: the attention heads per layer
+-- column layers_worker: every layer placed on the worker, MTP included
+-- column layers_head: every layer placed on the head, MTP included
+-- column layers_on_head_cpu: layers left on the head's CPU (outside the offloaded range of
+--    n_gpu_layers)
+-- column mtp_layers_worker: MTP layers placed on the worker
+-- column mtp_layers_head: MTP layers placed on the head
+-- column layers_unplaced: layers the split could not place (0 when the split is complete)
+-- column head_host: the head's host name (runs llama-server and the first layers)
+-- column tensor_split: the TENSOR_SPLIT value the service ran with (device shares, as written)
+-- column tensor_split_env_key: the env file key the split was read from
+-- column n_gpu_layers: the layers offloaded to devices (llama-server -ngl)
+-- column full_attention_interval: every how many blocks a full-attention layer comes (interval
+--    architectures)
+-- column interval_from_header: true when the interval is the GGUF's own key, false when the
+--    architecture's default
+-- column fa_layers: the model's full-attention layers
+-- column swa_layers: the model's sliding-window attention layers
+-- column recurrent_layers: the model's recurrent (linear-attention) layers, which keep no per-token
+--    KV
+-- column sliding_window_tokens: the sliding window of the SWA layers
+-- column fa_layers_worker: full-attention layers on the worker
+-- column fa_layers_head: full-attention layers on the head
+-- column head_count_kv: the KV heads per full-attention layer (empty when layers differ)
+-- column key_length: the key length per KV head (empty when layers differ)
+-- column value_length: the value length per KV head (empty when layers differ)
+-- column key_length_from_header: true when the key length is the GGUF's own key, false when derived
+--    from hidden size / heads
+-- column expert_count: the experts of a mixture-of-experts model (empty for a dense model)
+-- column expert_used_count: the experts each token is routed to
+-- column cache_type_k: the K cache type the service ran with (f16 by default)
+-- column cache_type_v: the V cache type the service ran with
+-- column k_bytes_per_token: the K cache bytes one token takes in one full-attention layer
+-- column v_bytes_per_token: the V cache bytes one token takes in one full-attention layer
+-- column ubatch_is_default: true when the env file sets no ubatch size and llama-server's default
+--    applies
+-- column ubatch_env_key: the env file key the ubatch size was read from
+-- column parallel_slots: the server's parallel slots (-np)
+-- column decoding_mode: how decode steps are formed: none, mtp, draft_model, ngram or speculative
+-- column spec_type: the speculative type the env file sets (empty when it sets none)
+-- column spec_draft_n_max: the most tokens drafted per verify step
+-- column spec_draft_n_max_env_key: the env file key the draft maximum was read from
+-- column prefill_task: the llama-server task whose prompt is the anchor prefill
+-- column prefill_window_basis: where the prefill window's start came from: the log's "new prompt"
+--    line, or placed back from the timing block
+-- column decode_task: the llama-server task whose generation is the measured decode
+-- column decode_s: the measured decode's duration (llama-server's eval time)
+-- column decode_tokens_per_s: decode tokens per second
+-- column draft_accepted: drafted tokens the target model accepted
+-- column draft_generated: drafted tokens generated
+-- column verify_steps: decode steps: from the log's mean draft length when it prints one, else
+--    drafted tokens / draft maximum; the decode tokens without speculation
+-- column verify_step_s: the measured decode's duration per step
+-- column prefill_link_id: the link the prefill's traffic crossed (from the capture's interface)
+-- column head_netdev_file: the head's /proc/net/dev capture read
+-- column worker_netdev_file: the worker's /proc/net/dev capture read
+-- column activation_bytes: bytes per value of the default activation type
+-- column head_to_worker_bytes: the head's transmit bytes over the prefill window, idle traffic
+--    taken out
+-- column worker_to_head_bytes: the worker's transmit bytes over the prefill window, idle traffic
+--    taken out
+-- column overhead_bytes_per_position_head_to_worker: measured head -> worker bytes per position
+--    minus the raw activation vector
+-- column ubatch_bytes_head_to_worker: one micro-batch's head -> worker bytes: ubatch positions x
+--    bytes per position
+-- column ubatch_bytes_worker_to_head: one micro-batch's worker -> head bytes
+-- column decode_head_to_worker_bytes: the head's transmit bytes over the decode window (when the
+--    capture covers it)
+-- column decode_worker_to_head_bytes: the worker's transmit bytes over the decode window
 with campaigns as (
     select * from raw_campaigns where kind = 'deployment'
 ),

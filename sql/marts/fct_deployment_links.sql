@@ -3,6 +3,29 @@
 -- Each link's negotiated speed (the slower end), iperf3 TCP throughput per direction (the mean
 -- of the runs in that direction) and pooled ping RTT, and how its RTT compares with the
 -- campaign's current link. A link whose files are missing keeps NULL there ("not measured").
+-- column label: the link's label from the manifest
+-- column link_class: the Ethernet class the manifest gives the link (empty for a VPN or virtual
+--    link)
+-- column status: the link's state from the manifest: current (in use) or retired
+-- column negotiated_bits_per_s: the slower end's negotiated speed (ethtool), empty without ethtool
+--    output
+-- column ends_text: each end's host, interface and negotiated speed, as one line of text
+-- column ethtool_files: the ethtool outputs read, comma separated
+-- column iperf3_head_to_worker_bytes_per_s: the mean received TCP rate of the head -> worker iperf3
+--    runs
+-- column iperf3_worker_to_head_bytes_per_s: the mean received TCP rate of the worker -> head iperf3
+--    runs
+-- column iperf3_head_to_worker_runs: how many head -> worker iperf3 runs were averaged
+-- column iperf3_worker_to_head_runs: how many worker -> head iperf3 runs were averaged
+-- column iperf3_files: the iperf3 JSON files read, comma separated
+-- column ping_runs: how many ping runs were pooled
+-- column ping_file: the ping outputs read, comma separated
+-- column current_rtt_min_s: the minimum RTT of the campaign's current link
+-- column current_rtt_mdev_s: the RTT mean deviation of the campaign's current link
+-- column rtt_min_minus_current_s: this link's minimum RTT minus the current link's (what moving to
+--    it added or saved)
+-- column rtt_mdev_minus_current_s: this link's RTT mean deviation minus the current link's
+-- column sort_order: the link class's order (slowest first; empty for a link without a class)
 with ends as (
     select * from int_deployment__link_interfaces
 ),

@@ -6,6 +6,30 @@
 -- cell that leaves the first class / reaches the last class (where the link starts to bind).
 -- "First" and "last" class come from the thresholds' sort order, not from their names; ties in
 -- the required rate are broken by batch size so the pick is deterministic.
+-- column cell_count: the workload cells (batch size x token rate) counted
+-- column green_count: cells in the green (feasible) class
+-- column yellow_count: cells in the yellow (marginal) class
+-- column red_count: cells in the red (saturated) class
+-- column not_first_class_count: cells outside the first (best) class
+-- column last_class_count: cells in the last (worst) class
+-- column all_first_class: true when every cell is in the first class
+-- column worst_class: the worst class any cell falls in
+-- column worst_label: that class's label
+-- column worst_symbol: that class's symbol
+-- column peak_batch_size: the batch size of the heaviest cell (highest required rate)
+-- column peak_tokens_per_s: the token rate of the heaviest cell
+-- column peak_required_bits_per_s: the heaviest cell's required rate
+-- column peak_usable_share_fraction: the heaviest cell's share of the class's usable rate
+-- column first_binding_batch_size: the batch size of the lightest cell outside the first class
+--    (where the link starts to bind)
+-- column first_binding_tokens_per_s: that cell's token rate
+-- column first_binding_required_bits_per_s: that cell's required rate
+-- column first_binding_usable_share_fraction: that cell's share of the usable rate
+-- column first_binding_label: that cell's class label
+-- column first_saturated_batch_size: the batch size of the lightest cell in the last class
+-- column first_saturated_tokens_per_s: that cell's token rate
+-- column first_saturated_required_bits_per_s: that cell's required rate
+-- column first_saturated_usable_share_fraction: that cell's share of the usable rate
 with cells as (
     select * from fct_link_feasibility
 ),

@@ -2,6 +2,10 @@
 -- key: mtu_bytes, link_class
 -- why: §5.1: payload share of the wire per frame at each declared MTU (standard and jumbo) and
 -- the usable TCP rate each link class would have at that MTU; same formula as dim_link_classes.
+-- column payload_fraction: payload bytes over wire bytes of one full-MTU frame
+-- column overhead_fraction: 1 - payload_fraction: the share of the wire that is not payload
+-- column usable_bits_per_s: what the class would carry as TCP payload at this MTU: line rate x
+--    payload fraction
 with mtus as (
     select * from ref_mtu_sizes
 ),

@@ -2,6 +2,25 @@
 -- key: campaign
 -- The KV snapshot as measured (netdev) against the model (tokens x worker FA layers x KV bytes)
 -- and against the journal's own duration.
+-- column netdev_file: the worker's /proc/net/dev capture read
+-- column journal_file: the llama-server log the snapshot was read from
+-- column journal_line: the log line of the snapshot
+-- column saved_tokens: the tokens the snapshot saved (from the log)
+-- column worker_fa_layers: the full-attention layers the worker holds
+-- column model_bytes: the bytes the KV model expects: per worker attention layer, KV bytes per
+--    token x tokens (a sliding-window layer at most its window)
+-- column measured_vs_model_fraction: copied bytes over the model's bytes, minus 1
+-- column link_s: the link's busy time: the 50 Hz intervals in the window above
+--    busy_fraction_of_line_rate of the negotiated speed
+-- column busy_intervals: how many intervals ran busy
+-- column avg_bytes_per_s: copied bytes / link busy time
+-- column peak_bytes_per_s: the busiest interval's transmit rate
+-- column measured_link_class: the class of the link the deployment ran on
+-- column measured_link_label: that class as the pages print it
+-- column measured_line_rate_bytes_per_s: that class's line rate in bytes per second
+-- column efficiency_vs_usable_fraction: the average rate over that class's usable rate
+-- column avg_line_rate_fraction: the average rate over that class's line rate
+-- column link_minus_journal_s: the link's busy time minus the snapshot's logged duration
 with t as (
     select * from int_deployment__kv_snapshot_transfer
 ),

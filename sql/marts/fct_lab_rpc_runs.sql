@@ -7,6 +7,27 @@
 -- wire bytes per position during the prefill (netdev, idle removed) against the raw hidden
 -- state. Only campaigns that name a series are rows: the series is the comparison the
 -- validation (fct_lab_rpc_validation) makes on purpose, nothing else is pooled.
+-- column series: the lab series the run belongs to (manifest params.lab_series); runs of one series
+--    are compared
+-- column shaped_rate_bits_per_s: the tbf rate the run's veth link was shaped to (manifest
+--    params.lab_rate_mbit), empty when unshaped
+-- column link_label: the run's link label from its manifest
+-- column iperf3_head_to_worker_bits_per_s: the mean received TCP rate of the head -> worker iperf3
+--    runs
+-- column iperf3_worker_to_head_bits_per_s: the mean received TCP rate of the worker -> head iperf3
+--    runs
+-- column tcp_bytes_per_s: the link's measured usable TCP rate: the mean of the two iperf3
+--    directions
+-- column ubatch_s: one prefill micro-batch's time: ubatch positions / prefill tokens per second
+-- column ubatch_bytes: the wire bytes one micro-batch moved, both directions
+-- column decode_step_s: the measured decode step's duration
+-- column decode_step_wire_bytes: one decode step's bytes from the prefill's per-position bytes:
+--    verify positions x (both directions' bytes per position)
+-- column snapshot_tokens: the tokens the KV snapshot saved (from the log)
+-- column snapshot_s: the snapshot's duration as llama-server logged it
+-- column snapshot_bytes: the bytes the snapshot copied over the link (netdev, idle removed)
+-- column snapshot_model_bytes: the bytes the KV model expects: tokens x the worker's KV bytes per
+--    token over its attention layers
 with lab as (
     select
         campaign,

@@ -11,6 +11,27 @@
 --             bytes per position, both ways) / tcp rate;
 --   snapshot: the copy takes residual + copied bytes / tcp rate.
 -- error_fraction = predicted / measured - 1 (the calibration run is 0 by construction).
+-- column series: the lab series the run belongs to; a run is predicted from its own series'
+--    calibration run only
+-- column quantity: what is predicted: prefill (tok/s), decode step (s) or KV snapshot (s)
+-- column sort_order: the quantity's order: prefill, decode step, KV snapshot
+-- column unit: the unit of measured and predicted: tok/s or s
+-- column link_label: the run's link label from its manifest
+-- column tcp_bits_per_s: the run's measured TCP rate (mean of the two iperf3 directions)
+-- column calibration_campaign: the series' run on the fastest link, whose residual every prediction
+--    uses
+-- column is_calibration: true on the calibration run itself (its error is 0 by construction)
+-- column measured: the quantity as the run measured it, in unit
+-- column predicted: the quantity the model predicts for the run, in unit: the calibration's
+--    residual + this run's wire time (+ RTT for a decode step)
+-- column predicted_wire_s: the wire time in the prediction: the calibration run's bytes / this
+--    run's TCP rate
+-- column error_fraction: predicted / measured - 1
+-- column model_verdict: pessimistic (predicted slower than it ran) or optimistic; empty on the
+--    calibration run
+-- column is_largest_error: true on the run with its quantity's largest absolute error in the series
+-- column predicted_runs: how many runs of the series the quantity was predicted for (calibration
+--    excluded)
 with runs as (
     select * from fct_lab_rpc_runs
 ),

@@ -4,6 +4,13 @@
 -- why: §2.3: the share of the link's usable TCP rate a cell needs, and its class from the declared
 -- thresholds (the first class, in order, whose upper bound the share stays under; a class with
 -- upper_inclusive also takes a share equal to its bound; a class with no bound takes the rest).
+-- column required_bits_per_s: the rate the cell needs: bytes per token x tokens per second x 8
+-- column usable_share_fraction: the required rate over the link class's usable rate
+-- column feasibility_class: the cell's class: the first, in order, whose upper bound the share
+--    stays under
+-- column feasibility_label: the class's label
+-- column feasibility_symbol: the class's symbol
+-- column feasibility_sort_order: the class's order (best first)
 with requirements as (
     select * from fct_bandwidth_requirements
 ),

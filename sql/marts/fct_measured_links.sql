@@ -3,6 +3,18 @@
 -- Every link that a deployment campaign measured, captured or reconstructed, in one list: the
 -- throughput iperf3 got in each direction, the ping RTT of the link and its line rate (the
 -- slower negotiated end, or the shaped rate where the campaign shaped it).
+-- column label: the link's label from its manifest (its id when the manifest gives none)
+-- column link_class: the Ethernet class the manifest gives the link (empty for a VPN or virtual
+--    link)
+-- column negotiated_bits_per_s: the slower end's negotiated speed (ethtool)
+-- column shaped_rate_bits_per_s: the rate the manifest says the campaign shaped the link to, empty
+--    when unshaped
+-- column num_streams: the parallel TCP streams of the iperf3 run
+-- column received_bits_per_s: the rate iperf3 reports at the receiver for this run
+-- column line_rate_fraction: the received rate over the link's line rate (the shaped rate, else the
+--    negotiated speed)
+-- column iperf3_file: the iperf3 JSON of this run (empty on a link with ping only)
+-- column ping_files: the ping outputs pooled for the link's RTT
 with campaigns as (
     select campaign, title, provenance, date, links
     from raw_campaigns

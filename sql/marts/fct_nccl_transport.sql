@@ -4,6 +4,14 @@
 -- log kept on its own, beside the interface the campaign names for that file (its context
 -- `interface`, else NCCL_SOCKET_IFNAME in the manifest's params.env). A NULL is a fact NCCL did
 -- not print, not a default.
+-- column source_file: the log NCCL's INFO lines were read from
+-- column nccl_version: the NCCL version the log prints
+-- column net_plugin: the network transport NCCL used, from its "NET/<name> : Using" line (Socket, IB)
+-- column net_interface: the interface that NET line names
+-- column bootstrap_interface: the interface of NCCL's "Bootstrap : Using" line
+-- column channel_transport: what NCCL's channel lines say they go "via" (NET/..., P2P/..., SHM)
+-- column expected_interface: the interface the campaign names for the file (its context, else
+--    NCCL_SOCKET_IFNAME of the manifest's params.env)
 with reported as (
     select distinct campaign, source_file, nccl_version, net_plugin, net_interface,
            bootstrap_interface, channel_transport

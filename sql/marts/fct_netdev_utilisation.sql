@@ -7,6 +7,23 @@
 -- show while the row count stays small. Rates are the interval's byte delta over its own
 -- length (intervals are ~20 ms but not exact); the fraction is of the negotiated line rate
 -- that ethtool reported for that host's interface.
+-- column window_kind: the measured window the interval belongs to: prefill or kv_snapshot
+-- column host: the host whose counters the row is
+-- column host_role: the host's role in the deployment: head or worker
+-- column link_id: the link the window's traffic crossed
+-- column source_file: the /proc/net/dev capture the interval was read from
+-- column start_s: the interval's start, seconds after the window's start (negative in the margin
+--    before it)
+-- column end_s: the interval's end, seconds after the window's start
+-- column window_s: the window's length
+-- column interval_s: the interval's own length (about 20 ms at 50 Hz, not exact)
+-- column tx_bytes: bytes the interface sent in the interval (counter delta, wraps handled)
+-- column rx_bytes: bytes the interface received in the interval
+-- column tx_bits_per_s: the interval's transmit rate: tx bytes x 8 / its length
+-- column rx_bits_per_s: the interval's receive rate
+-- column negotiated_bits_per_s: the interface's negotiated speed (ethtool)
+-- column tx_line_rate_fraction: the transmit rate over the negotiated speed
+-- column rx_line_rate_fraction: the receive rate over the negotiated speed
 with windows as (
     select campaign, window_kind, host, link_id, interface, source_file, start_unix_s, end_unix_s
     from int_deployment__window_traffic

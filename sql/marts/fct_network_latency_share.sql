@@ -4,6 +4,14 @@
 -- N one-way hops = N x RTT / 2 of network latency per token; its share of the token time is
 -- latency / (compute + latency) with the declared per-token compute time. Low and high ends of
 -- the typical RTT range give a band.
+-- column pp_stages: the pipeline stage count (pipeline_grid.csv)
+-- column network_label: the network kind as the pages print it
+-- column network_sort_order: the order of §5.4's table
+-- column token_compute_s: the declared compute time of one token step
+-- column network_low_s: network latency per token at the low RTT: stages x one-way latency
+-- column network_high_s: network latency per token at the high RTT
+-- column network_share_low_fraction: latency / (compute + latency) at the low RTT
+-- column network_share_high_fraction: latency / (compute + latency) at the high RTT
 with stages as (
     select value::integer as pp_stages from ref_pipeline_grid where dimension = 'pp_stages'
 ),

@@ -2,6 +2,15 @@
 -- key: campaign
 -- Says which part of the page each campaign feeds (tc experiments, region matrix), so the
 -- template picks campaigns by what they measured, not by a typed name.
+-- column title: the campaign's title from its manifest
+-- column n_tc_transfers: the transfers the campaign timed under tc settings (0: it feeds no tc
+--    table)
+-- column n_region_files: the ping, nccl-tests and iperf3 files between regions (0: it feeds no
+--    region table)
+-- column instance_type: the instance type the manifest names (params.instance_type)
+-- column gpu: the GPU the manifest names (params.gpu)
+-- column tc_side: which end the tc settings were applied on (params.tc_side)
+-- column transfer: what one timed transfer is, in the manifest's words (params.transfer)
 with campaigns as (
     select * from stg_p2p__campaigns
 ),

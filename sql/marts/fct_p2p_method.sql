@@ -1,7 +1,10 @@
--- grain: one row per point-to-point campaign and recorded setting (environment variable,
+-- grain: one row per point-to-point campaign and recorded setting (environment variable, command or campaign parameter)
 -- key: campaign, section, name
--- command or campaign parameter)
 -- The method notes on the page are the manifest's own words, flattened from params JSON.
+-- column section: where the setting sits in the manifest's params: env (an environment variable),
+--    command, or param
+-- column name: the setting's name
+-- column value: the setting's value as the manifest writes it (a list stays its JSON text)
 with campaigns as (
     select * from stg_p2p__campaigns
 ),

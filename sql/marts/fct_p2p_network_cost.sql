@@ -5,6 +5,20 @@
 -- median time against d is the number of round trips the transfer waits for.
 -- Model (rate cap only, no delay): time = a + s x bytes x 8 / cap. s = 1 means the backend
 -- fills the cap; the effective share of the cap is 1 / s.
+-- column n_delay_settings: the uncapped settings the delay fit uses (at least 2, else the fit is
+--    empty)
+-- column base_time_s: the delay fit's intercept: the transfer's time with no added delay
+-- column round_trips: the delay fit's slope: the round trips the transfer waits for (seconds per
+--    second of added RTT)
+-- column delay_fit_r2: R squared of the delay fit
+-- column n_cap_settings: the rate-cap-only settings the cap fit uses (at least 2, else the fit is
+--    empty)
+-- column cap_intercept_s: the cap fit's intercept: the time that does not scale with the cap
+-- column wire_time_slope: the cap fit's slope: median time per second of wire time at the cap (1:
+--    the backend fills the cap)
+-- column effective_fraction_of_cap: 1 / wire_time_slope: the share of the cap the backend reaches
+-- column cap_fit_r2: R squared of the cap fit
+-- column round_trips_vs_nccl: this backend's round trips over NCCL's at the same size
 with cells as (
     select * from fct_p2p_tc_times
 ),

@@ -10,6 +10,34 @@
 -- 1 / RTT); bandwidth: the workload's required rate (fct_bandwidth_requirements, PP) is below the
 -- first feasibility class's share of the pair's NCCL bandwidth (dim_feasibility_thresholds,
 -- "feasible"). The table ranks pairs by the latency bound (RTT ascending).
+-- column region_a: the pair's first region code (alphabetically)
+-- column region_a_name: its name
+-- column region_b: the pair's second region code
+-- column region_b_name: its name
+-- column model: the pipeline-parallel model the workloads are of (a reference shape or a deployed
+--    model)
+-- column basis: whether the model's PP bytes are measured wire bytes or formula
+-- column model_campaign: the deployment campaign a deployed model comes from (empty for a reference
+--    shape)
+-- column rtt_worst_s: the longer of the two directions' average ping RTT (empty when either is
+--    unmeasured)
+-- column nccl_worst_bits_per_s: the lower of the two directions' NCCL bandwidth (empty when either
+--    is unmeasured)
+-- column latency_bound_tokens_per_s: the most tokens per second per sequence one stage boundary
+--    allows: 1 / worse RTT
+-- column workloads: the workloads judged (batch sizes x token rates of §2.2)
+-- column workloads_carried: workloads within both the latency bound and the feasible share of the
+--    NCCL bandwidth
+-- column workloads_latency_bound: workloads whose token rate exceeds the latency bound
+-- column workloads_bandwidth_bound: workloads within the latency bound whose required rate is not
+--    in the feasible share
+-- column workloads_unknown: workloads that cannot be judged (the pair's RTT or bandwidth is
+--    unmeasured)
+-- column heaviest_carried_batch_size: the batch size of the carried workload with the highest
+--    required rate
+-- column heaviest_carried_tokens_per_s: its token rate per sequence
+-- column verdict: every workload, some, none, or not measured
+-- column pair_rank: the pair's rank in its campaign by worse RTT (lowest first)
 with pairs as (
     select * from fct_p2p_region_pairs
 ),

@@ -2,6 +2,11 @@
 -- key: campaign, receiver, sender
 -- Every combination of the regions seen, so a pair without measurements is an empty cell,
 -- never a missing or shifted one; the diagonal is marked, not measured.
+-- column receiver: the cell's row: the receiving region
+-- column sender: the cell's column: the sending region
+-- column is_diagonal: true where receiver and sender are the same region (marked, not measured)
+-- column rtt_avg_s: the pair's average ping RTT (empty when the pair was not pinged)
+-- column nccl_bits_per_s: the pair's NCCL bandwidth (empty when not measured)
 with regions as (
     select * from dim_p2p_regions
 ),

@@ -2,6 +2,18 @@
 -- key: campaign, receiver, sender
 -- Adds the reverse direction (B->A against A->B) and bandwidth x delay: the bytes in flight a
 -- transfer keeps on the path at that rate and round trip (its effective window).
+-- column ping_packets_transmitted: the ping packets sent over the pair, every run summed
+-- column ping_packets_received: the replies received, every run summed
+-- column rtt_avg_s: the average ping RTT of the pair: the mean of the runs that got replies
+-- column nccl_size_bytes: the message size of the pair's NCCL logs (one size per pair)
+-- column nccl_median_time_s: the median transfer time over every cycle of the pair's logs
+-- column nccl_dumped_bits_per_s: the NCCL bandwidth of the pair's second series of logs (context
+--    series: dumped, over the VPN), kept apart from the main series
+-- column iperf3_public_bits_per_s: the iperf3 TCP rate over the public IP path
+-- column iperf3_vpn_bits_per_s: the iperf3 TCP rate over the VPN path
+-- column reverse_rtt_avg_s: the average RTT of the reverse pair (sender and receiver swapped)
+-- column reverse_nccl_bits_per_s: the NCCL bandwidth of the reverse pair
+-- column rtt_asymmetry_s: this direction's average RTT minus the reverse direction's
 with pairs as (
     select * from int_p2p__pair_measurements
 ),

@@ -2,6 +2,17 @@
 -- key: campaign, setting_id, backend, size_bytes
 -- The median of the repeated transfers is the figure; quartiles and min/max give the spread.
 -- Effective bandwidth = bytes x 8 / median time; under a rate cap it is also a fraction of it.
+-- column n_transfers: the repeated transfers timed at the setting
+-- column median_time_s: their median time (the figure the pages print)
+-- column p25_time_s: their 25th percentile time
+-- column p75_time_s: their 75th percentile time
+-- column min_time_s: the fastest transfer
+-- column max_time_s: the slowest transfer
+-- column iqr_fraction: the interquartile range over the median (the spread)
+-- column effective_bits_per_s: the rate the transfer achieved: size x 8 / median time
+-- column wire_time_at_cap_s: the time the bytes need at the rate cap: size x 8 / cap (empty when
+--    uncapped)
+-- column fraction_of_cap: the effective rate over the cap (empty when uncapped)
 with transfers as (
     select * from int_p2p__tc_transfers
 ),

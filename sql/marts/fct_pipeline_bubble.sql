@@ -1,6 +1,10 @@
 -- grain: one row per pipeline stage count x micro-batch count
 -- key: pp_stages, micro_batches
 -- why: §5.3: GPipe-style bubble = (stages - 1) / (stages + micro_batches - 1) of the time idle.
+-- column pp_stages: the pipeline stage count (pipeline_grid.csv)
+-- column micro_batches: the micro-batches in flight (pipeline_grid.csv)
+-- column bubble_fraction: the share of the time a stage idles: (stages - 1) / (stages +
+--    micro-batches - 1)
 with grid as (
     select * from ref_pipeline_grid
 ),

@@ -4,6 +4,19 @@
 -- link the prefill ran on) plus its wire time, bytes_per_ubatch / usable TCP rate. Swapping
 -- only the wire time predicts prefill on the other classes. Burst duty is the share of a
 -- ubatch the link is busy; average use is the busier direction's bytes over a whole ubatch.
+-- column residual_s: the measured micro-batch time minus its wire time on the measured class (the
+--    same on every row)
+-- column wire_s: one micro-batch's wire time on this class: ubatch bytes / usable rate
+-- column ubatch_total_s: one micro-batch's predicted time on this class: residual + wire time
+-- column busier_direction_bytes: the bytes of one micro-batch in its busier direction
+-- column predicted_tokens_per_s: ubatch positions / predicted micro-batch time
+-- column burst_duty_fraction: the share of a micro-batch the link is busy: wire time / micro-batch
+--    time
+-- column avg_link_use_fraction: the busier direction's bytes over what the class could carry in the
+--    micro-batch's time
+-- column gain_vs_previous_class_fraction: the predicted rate over the next slower class's, minus 1
+-- column previous_class_label: that next slower class
+-- column gain_vs_measured_fraction: the predicted rate over the measured class's, minus 1
 with k as (
     select * from fct_deployment_constants
 ),

@@ -4,6 +4,11 @@
 -- why: §5.5: quantizing the hidden state to fewer bytes per value scales every transfer by
 -- bytes_per_value / default bytes_per_value (int8 over fp16 halves it). Measured rows are left
 -- out: the measured wire bytes were taken at one dtype only.
+-- column dtype_label: the data type as the pages print it
+-- column bytes_per_transfer: one transfer's bytes in this data type (formula)
+-- column bytes_per_token: a token step's bytes in this data type (formula)
+-- column fraction_of_default: bytes in this type over bytes in the default type
+-- column saving_fraction: 1 - fraction_of_default: what the type saves
 with bytes as (
     select * from fct_bytes_per_token
     where basis = 'formula' and is_default_stages and is_reference_batch

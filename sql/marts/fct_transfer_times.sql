@@ -4,6 +4,9 @@
 -- why: §3.3: serialization time of one transfer (a PP boundary crossing or one TP all-reduce)
 -- and of all of a token's transfers at the link's usable TCP rate: bytes x 8 / usable bit/s.
 -- Latency (RTT) is not included here; §5.4 handles it.
+-- column transfer_s: one transfer's serialization time at the usable rate: bytes x 8 / usable bit/s
+--    (no RTT)
+-- column token_transfer_s: all of a token step's transfers at the usable rate (no RTT)
 with bytes as (
     select * from fct_bytes_per_token
     where is_default_dtype and is_default_stages

@@ -4,6 +4,17 @@
 -- a link behaves under that load, never what the link can carry, so no throughput figure reads
 -- it. Since iperf3 3.11 the receiver's figures are in end.sum_received; before, only end.sum
 -- was written (received_bytes NULL: not measured).
+-- column sender: the sending host (the file's context, else iperf3's local host)
+-- column receiver: the receiving host (the file's context, else iperf3's remote host)
+-- column iperf3_version: the iperf3 version the JSON says wrote it
+-- column duration_s: the run's length
+-- column sent_bits_per_s: the rate the sender sent at (-b)
+-- column received_bits_per_s: the rate the receiver got (end.sum_received; empty before iperf3
+--    3.11)
+-- column jitter_s: the receiver's jitter
+-- column lost_packets: the datagrams lost
+-- column packets: the datagrams sent
+-- column lost_fraction: lost / sent datagrams
 with source as (
     select * from raw_iperf3
     where protocol = 'UDP'

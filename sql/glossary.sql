@@ -1,0 +1,143 @@
+-- The columns that mean the same in every table they appear in, described once. Not a model
+-- (nothing is built from this file): the Data dictionary reads these lines for a column whose
+-- own model, and every model upstream of it, says nothing about it (pipeline/column_notes.py).
+-- A model's own "-- column <name>:" line wins over a line here.
+--
+-- column campaign: the campaign the row belongs to: its folder name under raw_data/deployments/
+--    or raw_data/p2p/ (empty for a row that no campaign measured, such as a reference model)
+-- column source_files: the raw files under raw_data/ the row was computed from, as paths
+--    relative to raw_data/ (empty for a row computed from reference tables only)
+-- column source_file: the one raw file under raw_data/ the row was read from
+-- column model: the model's key: a reference shape's id from model_shapes.csv, or the
+--    campaign id of a deployed (measured) model
+-- column model_label: the model's name as the pages print it; a deployed model reads
+--    "(deployed)", with its campaign when two deployments run the same model
+-- column model_sort_order: the order the pages list models in (reference shapes first, then
+--    deployed models by campaign)
+-- column hidden_size: the model's hidden (embedding) size: the values in one position's
+--    activation vector
+-- column num_layers: the transformer blocks one token passes through (a deployed model's
+--    decoder blocks, MTP layers not counted)
+-- column scheme: the parallelism scheme: pp (pipeline parallel, activations cross each stage
+--    boundary) or tp (tensor parallel, an all-reduce in every layer)
+-- column scheme_label: the scheme as the pages print it (PP, TP)
+-- column basis: where the row's bytes come from: measured (wire bytes counted on a deployed
+--    model's link) or formula (hidden size x batch x bytes per value x transfers)
+-- column pp_stages: the number of pipeline stages the model is split into
+-- column pp_boundaries: the stage boundaries a token crosses one way (stages - 1)
+-- column batch_size: the sequences decoded together, each producing one token per step
+-- column is_reference_batch: true for the batch size the page's headline figures use (batch 1)
+-- column transfers_per_token: how many times per generated token the activations cross the
+--    link: one per stage boundary for PP, one per all-reduce for TP
+-- column bytes_per_transfer: the bytes one transfer moves for the whole batch
+-- column bytes_per_token: the bytes the link carries for one token step of the whole batch
+-- column tokens_per_s: the token rate per sequence the row assumes or reports
+-- column link_class: an Ethernet class from ethernet_classes.csv (1gbe, 2.5gbe, 10gbe)
+-- column link_label: the link class (or link) as the pages print it
+-- column link_sort_order: the order the pages list link classes in (slowest first)
+-- column line_rate_bits_per_s: the link class's nominal line rate
+-- column usable_bits_per_s: what the link class can carry as TCP payload: the line rate x the
+--    payload share of a full-MTU frame on the wire
+-- column usable_bytes_per_s: the link class's usable payload rate in bytes (usable_bits_per_s / 8)
+-- column mtu_bytes: the IP MTU: the largest IP packet one Ethernet frame carries
+-- column mtu_label: the MTU as the pages print it (standard, jumbo)
+-- column mtu_sort_order: the order the pages list MTUs in
+-- column payload_bytes_per_frame: the TCP payload of one full-MTU frame (MTU - IP and TCP headers)
+-- column packet_header_bytes: the IPv4 and TCP header bytes inside the MTU (TCP timestamps included)
+-- column frame_overhead_bytes: the Ethernet bytes around the packet: MAC header and FCS (untagged)
+-- column wire_overhead_bytes: the bytes on the wire that are not a frame: preamble, SFD and
+--    inter-frame gap
+-- column wire_bytes_per_frame: the bytes one full-MTU frame occupies on the wire, gap included
+-- column overhead_bytes_per_frame: the wire bytes of one frame that are not payload
+-- column link_id: the link's id in its campaign's manifest (links: section)
+-- column shaped_rate_bits_per_s: the rate a tc qdisc (tbf) capped the link at, empty when unshaped
+-- column sender: the host (or region) that sent the traffic
+-- column receiver: the host (or region) that received the traffic
+-- column rtt_min_s: the minimum ping round-trip time
+-- column rtt_avg_s: the average ping round-trip time (ping runs pooled by packet count)
+-- column rtt_max_s: the maximum ping round-trip time
+-- column rtt_mdev_s: ping's mean deviation of the round-trip time
+-- column packet_loss_fraction: the share of ping packets that got no reply
+-- column campaign_title: the campaign's title from its manifest
+-- column campaign_date: the date of the campaign from its manifest
+-- column provenance: how the campaign's files were made (captured by the tools, or
+--    reconstructed from notes), from its manifest
+-- column reference_key: the reference's key in references.csv (the page's [n] citation)
+-- column dtype: the activation data type the row assumes (a key of activation_dtypes.csv: fp16, int8)
+-- column bytes_per_value: the bytes one activation value takes in that data type
+-- column is_default_dtype: true for the default activation type on the wire (activation_dtypes.csv's
+--    is_default: fp16)
+-- column is_default_stages: true for the stage count of parallelism_params.csv
+-- column raw_hidden_bytes_per_position: one position's activation vector in the default data
+--    type: hidden_size x bytes per value
+-- column wire_bytes_per_position_head_to_worker: the measured wire bytes per prompt position
+--    head -> worker during prefill (netdev counters over the prefill window, idle traffic
+--    taken out, divided by the prompt's positions)
+-- column wire_bytes_per_position_worker_to_head: the same, worker -> head
+-- column wire_to_raw_ratio_head_to_worker: measured head -> worker bytes per position over
+--    the raw activation vector (1 would mean only activations cross)
+-- column wire_to_raw_ratio_worker_to_head: the same ratio, worker -> head
+-- column verify_positions: the positions one decode step sends each way (the verify batch with
+--    speculative decoding, 1 without)
+-- column tokens_per_step: the tokens one decode step yields on average (accepted drafts + 1)
+-- column ubatch_tokens: the prompt positions one prefill micro-batch carries (llama.cpp's
+--    ubatch size)
+-- column ubatch_bytes: the wire bytes one prefill micro-batch moves, both directions (ubatch
+--    positions x measured bytes per position)
+-- column measured_tokens_per_s: the rate measured on the campaign's link (empty on a class
+--    that was not measured)
+-- column is_measured: true for the link class the campaign actually measured on
+-- column sort_order: the order the pages list the rows in
+-- column backend: the collective library the transfer used (nccl or gloo)
+-- column size_bytes: the message size of one transfer
+-- column setting_id: the tc setting's id in the campaign's settings table
+-- column setting_kind: which knobs the tc setting turns: default, delay, rate or delay+rate
+-- column setting_order: the order the pages list the settings in
+-- column tc_delay_s: the one-way delay the tc setting adds (netem)
+-- column tc_rate_bits_per_s: the rate cap the tc setting imposes (tbf), empty when uncapped
+-- column receiver_name: the receiving region's name from aws_regions.csv
+-- column sender_name: the sending region's name from aws_regions.csv
+-- column receiver_order: the order the pages list receiving regions in
+-- column sender_order: the order the pages list sending regions in
+-- column nccl_bits_per_s: the pair's NCCL bandwidth: message bytes x 8 / median transfer time of
+--    its main series of nccl-tests logs
+-- column nccl_asymmetry_fraction: this direction's NCCL bandwidth over the reverse direction's,
+--    minus 1 (0 when both directions carry the same)
+-- column window_bytes: the bandwidth-delay product: NCCL bandwidth x average RTT / 8, the bytes
+--    in flight that keep the pair's path full
+-- column network: the network kind the row is about (a key of typical_rtt.csv)
+-- column comparison_group: the published benchmarks compared with each other
+-- column model_name: the model's name from its GGUF metadata (general.name)
+-- column blocks_worker: the model's blocks placed on the worker (from TENSOR_SPLIT)
+-- column blocks_head: the model's blocks placed on the head
+-- column prefill_tokens: the prompt positions the measured prefill processed
+-- column prefill_s: the measured prefill's duration (llama-server's timing)
+-- column prefill_tokens_per_s: prompt positions per second in the measured prefill
+-- column decode_tokens: the tokens the measured decode generated
+-- column decode_step_measured_wire_bytes: the wire bytes one decode step moved, both directions,
+--    measured from the counters
+-- column worker_host: the worker's host name (the RPC server that holds the worker's layers)
+-- column journal_file: the llama-server log the row read
+-- column kv_bytes_per_token: the KV cache bytes one token takes in one full-attention layer (K + V
+--    at the cache types; empty when the full-attention layers differ in shape)
+-- column copied_bytes: the bytes the KV snapshot copied over the link (netdev counters over its
+--    window, idle traffic taken out)
+-- column journal_s: the KV snapshot's duration as llama-server logged it
+-- column efficiency_vs_usable_fraction: the snapshot's average rate over its busy intervals
+--    relative to the measured link class's usable rate
+-- column interface: the network interface the counters are of
+-- column shape_source_files: the raw files the model's shape was read from (its GGUF)
+-- column duration_s: how long the run (or transfer) lasted
+-- column pp_bytes_per_boundary: the bytes one stage boundary moves per token step of the batch
+--    (measured wire bytes on a deployed model's row)
+-- column pp_bytes_per_token: the bytes all PP boundaries move per token step of the batch
+-- column pp_basis: measured when the PP bytes are a deployed model's wire bytes, else formula
+-- column pp_formula_bytes_per_token: the PP formula on the same shape: boundaries x hidden size x
+--    batch x bytes per value
+-- column tp_allreduces_per_token: the all-reduces per token step: layers x all-reduces per layer
+-- column tp_bytes_per_allreduce: the bytes one all-reduce moves: hidden size x batch x bytes per
+--    value
+-- column tp_bytes_per_token: the bytes all TP all-reduces move per token step (always formula)
+-- column tp_to_pp_ratio: TP formula bytes over PP formula bytes: like compared with like
+-- column tp_to_measured_pp_ratio: TP formula bytes over the measured PP wire bytes (measured rows
+--    only)
