@@ -135,4 +135,4 @@ def test_slower_iperf3_changes_only_iperf3_figures(built, slow_iperf3):
     assert changed and all("iperf3" in o or "Mbit/s" in o for o, _ in changed)
     # claw->server: 281.075 MB/s halved = 140.54 MB/s x 8 = 1,124 Mbit/s, shown without decimals
     expected = b["iperf3_worker_to_head_bytes_per_s"] / 2 * 8 / 1e6
-    assert any(f"{expected:,.0f} Mbit/s claw→server" in n for _, n in changed)
+    assert any(f"{expected:,.0f} Mbit/s worker → head (claw → server)" in n for _, n in changed)

@@ -32,7 +32,9 @@ def test_committed_docs_are_fresh(built):
 
 def test_iperf3_figures(built):
     text = page(built)
-    for name, arrow in (("claw-to-server", "claw→server"), ("server-to-claw", "server→claw")):
+    # directions are named by role, the hosts beside them (claw is the worker, server the head)
+    for name, arrow in (("claw-to-server", "worker → head (claw → server)"),
+                        ("server-to-claw", "head → worker (server → claw)")):
         doc = json.loads((CAMPAIGN / f"iperf3/{name}.json").read_text())
         # Mbit/s = received bits/s / 10^6, shown without decimals (the site's one link-rate unit)
         mbit_s = doc["end"]["sum_received"]["bits_per_second"] / 1e6
@@ -75,7 +77,7 @@ def test_layer_split_by_hand(built):
     # layer i goes to device 0 while 0.68 > i/66, i.e. i <= 44: 45 on claw, 20 on server, the
     # MTP layer 64 among them. Full attention at (i+1) % 4 == 0 over decoder layers i < 64:
     # i = 3..43 step 4 -> 11 on claw; 47..63 -> 5 on server.
-    assert ("| Blocks | 65 (64 decoder + 1 MTP): 45 on worker claw, 20 on head server "
+    assert ("| Blocks | 65 (64 decoder + 1 MTP): 45 on the worker (claw), 20 on the head (server) "
             "(incl. 1 MTP)") in page(built)
     assert "16 total, interval 4 (11 worker / 5 head)" in page(built)
     # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048
@@ -135,3 +137,37 @@ def test_the_build_records_the_digests_it_covered(built):
                              "p2p/aws-p3-tc", "p2p/swan-10-regions", "reference",
                              *(f"deployments/lab-rpc-{r}" for r in
                                ("tbf050", "tbf100", "tbf200", "tbf400", "veth"))}
+
+
+def _bullets(block: str) -> list[str]:
+    """The list items of a Markdown block, each joined onto one line, indentation removed."""
+    items, current = [], None
+    for line in block.splitlines():
+        s = line.strip()
+        if s.startswith("- "):
+            current = s[2:]
+            items.append(current)
+        elif s and items and not s.startswith(("#", "!!!", "???")):
+            items[-1] = f"{items[-1]} {s}"
+        elif not s:
+            continue
+    return items
+
+
+def test_a_deployment_page_opens_with_its_verdict(built):
+    text = page(built, "deployments/qwen38-27b-pp")
+    body = text.split("\n# ", 1)[1].split("\n", 1)[1].lstrip("\n")
+    # the first block after the title is the bottom-line box
+    assert body.startswith('!!! abstract "Bottom line"')
+    box = body.split("\n\n!!! info", 1)[0]
+    verdict = text.split("### 0.6 Verdict", 1)[1].split("\n## ", 1)[0]
+    # the box says what §0.6 says, item for item, and names the measured class
+    assert _bullets(box) == _bullets(verdict) and len(_bullets(box)) >= 2
+    assert "measured on its\n    2.5 GbE link" in box
+
+
+def test_a_lab_run_on_a_veth_link_says_why_it_has_no_verdict(built):
+    box = page(built, "deployments/lab-rpc-veth").split('!!! abstract "Bottom line"', 1)[1]
+    box = box.split("!!! info", 1)[0]
+    # its prefill was measured, on a link that is no Ethernet class: never "not measured"
+    assert "not one of the Ethernet classes" in box and "not measured" not in box

@@ -171,7 +171,7 @@ def test_second_deployment_has_its_own_numbers(own, built):
     root, _ = own
     page = _page(root, "deployments/llama70b-pp")
     # 80 dense blocks; 0.5 > i / 81 for i <= 40: 41 on the worker, 39 on the head
-    assert "| Blocks | 80: 41 on worker claw, 39 on head server |" in page
+    assert "| Blocks | 80: 41 on the worker (claw), 39 on the head (server) |" in page
     assert "80, all full attention (41 worker / 39 head)" in page
     # 8 KV heads x (8192 / 64) = 1024 elements: K q8_0 1024 / 32 x 34 = 1088, V f16 2048
     assert "3,136 B (K q8_0 1,088 + V f16 2,048)" in page

@@ -120,10 +120,10 @@ def utilisation(con, window_kind: str, title: str) -> str:
         y = top + 24
         for a, b, label in spans:
             body += _lane(head, a, b, left, y, pw, lane_h, HEAD,
-                          f"head {first['head_host']} tx", first["window_s"])
+                          f"head ({first['head_host']}) tx", first["window_s"])
             y += lane_h + gap
             body += _lane(worker, a, b, left, y, pw, lane_h, WORKER,
-                          f"worker {first['worker_host']} tx", first["window_s"])
+                          f"worker ({first['worker_host']}) tx", first["window_s"])
             body += _axis(a, b, left, y + lane_h, pw, label)
             y += lane_h + gap + 40
         top = y + 10
