@@ -211,6 +211,8 @@ def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
         v.page.goto(site_url + _url_path(md), wait_until="load")
         for src in v.page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)"):
             shown.add(src[len(site_url):])
+            # and its phone variant, which the figure names beside it (tests/test_narrow_charts.py)
+            shown.add(src[len(site_url):-4] + "-narrow.svg")
         v.close()
     on_disk = {p.relative_to(built.site.resolve()).as_posix()
                for p in built.site.resolve().rglob("*.svg") if "assets" not in p.parts}
@@ -460,7 +462,10 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
             });
             const bg = svg.querySelector('.chart-bg');
             const axis = svg.querySelector('[stroke="#000000"]');
+            const article = svg.closest('article');
             return {label: svg.getAttribute('aria-label'), smallest: Math.min(...sizes),
+                    drawn: svg.getBoundingClientRect().width, column: article.clientWidth,
+                    href: svg.closest('a').getAttribute('href'),
                     bg: bg && getComputedStyle(bg).fill, bodyBg,
                     axis: axis && getComputedStyle(axis).stroke,
                     ink: getComputedStyle(document.body).color};
@@ -468,6 +473,11 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     }""")
     for c in charts:
         assert c["smallest"] >= MIN_CHART_TEXT_PX - 0.01, (md, width, c["label"], c["smallest"])
+        # Sized to the text column: on the phone the chart's narrow variant is shown, whole,
+        # no sideways scroll; the link still opens the full chart.
+        if width < 600:
+            assert c["drawn"] <= c["column"], (md, c["label"], c["drawn"], c["column"])
+            assert not c["href"].endswith("-narrow.svg")
         # Drawn in the page's palette: the chart's background is the page's, its axes the ink.
         assert c["bg"] == c["bodyBg"], (md, scheme, c)
         if c["axis"]:

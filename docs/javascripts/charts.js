@@ -8,8 +8,10 @@
    and the OS setting. Data colours (series, heatmap cells and the text on them) are kept.
 
    A chart is shown at its drawn size, never scaled down (its text is drawn at 11 px, the
-   smallest the site allows); a chart wider than the text column scrolls sideways in its own
-   box, and a click still opens the SVG file at full size. Without JavaScript the <img> stays.
+   smallest the site allows). Each chart is also drawn at most 340 px wide for a phone (the file
+   its <img data-narrow> names, beside the chart): when the full chart is wider than the text column, that one is shown
+   instead; should neither fit, the chart scrolls sideways in its own box. A click still opens
+   the full SVG. Without JavaScript the <img> stays.
 
    When every chart is done, <html data-charts="ready"> tells the browser test so. */
 (function () {
@@ -26,14 +28,36 @@
     return svg;
   }
 
-  function inline(img) {
-    return fetch(img.getAttribute("src")).then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status + " for " + img.src);
+  function load(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status + " for " + url);
       return r.text();
     }).then(function (text) {
       var doc = new DOMParser().parseFromString(text, "image/svg+xml");
       var svg = doc.documentElement;
-      if (svg.nodeName !== "svg" || doc.querySelector("parsererror")) return;
+      if (svg.nodeName !== "svg" || doc.querySelector("parsererror")) return null;
+      return svg;
+    });
+  }
+
+  // The chart as drawn, or its phone variant (data-narrow, at most 340 px wide) when the
+  // drawn one is wider than the text column and the narrow one fits.
+  function fitting(img) {
+    return load(img.getAttribute("src")).then(function (svg) {
+      var narrow = img.getAttribute("data-narrow");
+      var column = img.closest("article") || document.body;
+      var style = getComputedStyle(column);
+      var room = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (!svg || !narrow || +svg.getAttribute("width") <= room) return svg;
+      return load(new URL(narrow, img.src).href).then(function (small) {
+        return small && +small.getAttribute("width") <= room ? small : svg;
+      }, function () { return svg; });
+    });
+  }
+
+  function inline(img) {
+    return fitting(img).then(function (svg) {
+      if (!svg) return;
       svg = clean(document.importNode(svg, true));
       svg.classList.add("chart");
       svg.setAttribute("aria-label", img.getAttribute("alt") || "");

@@ -3,7 +3,9 @@
 A module here exposes ``CHARTS = [Chart(...)]``. A chart belongs to a page (its template's
 name) and is drawn with that page, from the same scope: a per-campaign page's charts read that
 campaign's tables only. The file lands at ``docs/<page slug>/<file>``; the bytes are
-deterministic, so an unchanged chart is not rewritten.
+deterministic, so an unchanged chart is not rewritten. A chart with a ``narrow`` renderer is
+also drawn at most 340 px wide beside it (``x-narrow.svg``), its text still 11 px, for a phone
+(docs/javascripts/charts.js shows that one on a narrow screen).
 """
 from __future__ import annotations
 
@@ -21,9 +23,15 @@ class Chart:
     marts: list                   # tables the chart reads
     render: Callable              # render(con) -> str (SVG text)
     what: str = ""                # what it shows, in words (the page asset's description)
+    narrow: Callable | None = None  # narrow(con) -> SVG at most 340 px wide, for a phone
 
     def path(self, slug: str) -> str:
         return f"{slug}/{self.file}"
+
+    @property
+    def narrow_file(self) -> str:
+        """Where the phone variant goes beside the chart (``x.svg`` -> ``x-narrow.svg``)."""
+        return self.file[:-4] + "-narrow.svg"
 
 
 def discover_charts() -> list[Chart]:

@@ -9,23 +9,25 @@ import math
 from html import escape
 
 from . import Chart
-from .point_to_point import PALETTE, _f, _frame, _marker, _nice, _rows, _svg, _text
+from .point_to_point import NARROW, PALETTE, _f, _frame, _marker, _nice, _rows, _svg, _text, legend_slots
 
 MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (MARKERS order)
 
 
-def _decade_ticks(lo: float, hi: float) -> list[float]:
-    """1, 2, 5 x 10^n inside [lo, hi] (Mbit/s)."""
+def _decade_ticks(lo: float, hi: float, steps=(1, 2, 5)) -> list[float]:
+    """steps x 10^n inside [lo, hi] (Mbit/s): 1, 2, 5 on the full chart, powers of ten on the
+    phone's, where 11 px labels of 1000 and 2000 would collide."""
     ticks = []
     for n in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
-        for m in (1, 2, 5):
+        for m in steps:
             v = m * 10 ** n
             if lo <= v <= hi:
                 ticks.append(v)
     return ticks
 
 
-def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) -> str:
+def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
+               narrow: bool = False) -> str:
     """Measured and predicted ``quantity`` (times ``scale``) of each run against its rate."""
     rows = [dict(r, measured=None if r["measured"] is None else r["measured"] * scale,
                  predicted=None if r["predicted"] is None else r["predicted"] * scale)
@@ -33,8 +35,14 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) 
                                 "predicted from fct_lab_rpc_validation where tcp_bits_per_s is "
                                 "not null order by series, tcp_bits_per_s, campaign")
             if r["quantity"] == quantity]
-    width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
-    pw, ph = width - left - right, height - top - bottom
+    entries = 2 * len(dict.fromkeys(r["series"] for r in rows))
+    if narrow:
+        width, left, right, top, ph = NARROW, 56, 14, 54, 240
+        height = int(top + ph + 44 + 16 * entries + 4)
+    else:
+        width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
+        ph = height - top - bottom
+    pw = width - left - right
     rates = [r["tcp_bits_per_s"] / 1e6 for r in rows] or [10.0, 1000.0]
     lo, hi = math.log10(min(rates)), math.log10(max(rates))
     pad = (hi - lo) * 0.08 or 0.5
@@ -44,12 +52,13 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) 
     sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
     body = _frame(title, width, height, left, top, pw, ph,
-                  "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy)
-    for t in _decade_ticks(10 ** lo, 10 ** hi):
+                  "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy,
+                  xlabel_y=top + ph + 34 if narrow else None)
+    slots = iter(legend_slots(narrow, left, pw, top, ph, entries))
+    for t in _decade_ticks(10 ** lo, 10 ** hi, (1,) if narrow else (1, 2, 5)):
         body.append(f'<line x1="{_f(sx(t))}" y1="{top + ph}" x2="{_f(sx(t))}" y2="{top + ph + 4}" '
                     f'stroke="#000000"/>')
         body.append(_text(sx(t), top + ph + 16, f"{t:g}"))
-    legend_y = top + 8
     for idx, series in enumerate(dict.fromkeys(r["series"] for r in rows)):
         color = PALETTE[idx % len(PALETTE)]
         srows = [r for r in rows if r["series"] == series]
@@ -66,38 +75,41 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0) 
                             f'stroke-width="1.5" stroke-dasharray="4 3"/>')
             body += [_marker(mark, x, y, color) for x, y in points]
             body.append("</g>")
-            body.append(_marker(mark, left + pw + 24, legend_y, color, legend=True))
-            body.append(_text(left + pw + 36, legend_y + 4, name, anchor="start"))
-            legend_y += 16
+            lx, ly = next(slots)
+            body.append(_marker(mark, lx, ly, color, legend=True))
+            body.append(_text(lx + 12, ly + 4, name, anchor="start"))
     return _svg(width, height, title, body)
 
 
-def prefill_validation(con) -> str:
+def prefill_validation(con, narrow: bool = False) -> str:
     return validation(con, "prefill", "Prefill on real llama.cpp RPC runs: measured and predicted",
-                      "prefill (tok/s)")
+                      "prefill (tok/s)", narrow=narrow)
 
 
-def decode_validation(con) -> str:
+def decode_validation(con, narrow: bool = False) -> str:
     return validation(con, "decode step", "Decode step on real llama.cpp RPC runs: measured and "
-                      "predicted", "decode step (ms)", 1e3)
+                      "predicted", "decode step (ms)", 1e3, narrow)
 
 
-def snapshot_validation(con) -> str:
+def snapshot_validation(con, narrow: bool = False) -> str:
     return validation(con, "KV snapshot", "KV snapshot on real llama.cpp RPC runs: measured and "
-                      "predicted", "KV snapshot (ms)", 1e3)
+                      "predicted", "KV snapshot (ms)", 1e3, narrow)
 
 
 CHARTS = [
     Chart(name="ebm_lab_validation_prefill", page="ethernet-bandwidth-math",
           file="lab-validation-prefill.svg", marts=["fct_lab_rpc_validation"],
           render=prefill_validation,
+          narrow=lambda con: prefill_validation(con, narrow=True),
           what="measured prefill of each real llama.cpp RPC lab run beside the model's prediction"),
     Chart(name="ebm_lab_validation_decode", page="ethernet-bandwidth-math",
           file="lab-validation-decode.svg", marts=["fct_lab_rpc_validation"],
           render=decode_validation,
+          narrow=lambda con: decode_validation(con, narrow=True),
           what="measured decode step of each lab run beside the model's prediction"),
     Chart(name="ebm_lab_validation_snapshot", page="ethernet-bandwidth-math",
           file="lab-validation-snapshot.svg", marts=["fct_lab_rpc_validation"],
           render=snapshot_validation,
+          narrow=lambda con: snapshot_validation(con, narrow=True),
           what="measured KV snapshot duration of each lab run beside the model's prediction"),
 ]

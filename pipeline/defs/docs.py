@@ -72,6 +72,8 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     charts = [c for c in charts if c.file in shown]
     for chart in charts:
         _write(staged, chart.path(slug), chart.render(con))
+        if chart.narrow is not None:        # the phone variant the figure points to
+            _write(staged, f"{slug}/{chart.narrow_file}", chart.narrow(con))
     if figures is not None:     # last: a page that failed above has no figures staged
         stage_figures(staged, slug, figures,
                       figure_sources(con, lineage, project.raw_data, slug, figures, campaign))
