@@ -129,7 +129,9 @@ def _plain(value):
 
 
 def fetch_rows(con, table: str) -> list[dict]:
-    cur = con.execute(f'select * from "{table}"')
+    """Every row of ``table`` (a name, or ``schema.name``) as plain Python values."""
+    name = ".".join(f'"{part}"' for part in table.split("."))
+    cur = con.execute(f"select * from {name}")
     cols = [d[0] for d in cur.description]
     return [{c: _plain(v) for c, v in zip(cols, row)} for row in cur.fetchall()]
 
@@ -288,12 +290,10 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         """The row of main.fct_site_summary, the shared pages' build stamp; None before it is
         built (the catalog renders pages to record their sources before the inventory marts)."""
         try:
-            cur = con.execute("select * from main.fct_site_summary")
+            rows = fetch_rows(con, "main.fct_site_summary")
         except duckdb.CatalogException:
             return None
-        cols = [d[0] for d in cur.description]
-        rows = cur.fetchall()
-        return {c: _plain(v) for c, v in zip(cols, rows[0])} if len(rows) == 1 else None
+        return rows[0] if len(rows) == 1 else None
 
     template = env.get_template(page.template.name)
     context = dict(**data, row=row, page=page, sources=sources, url=url, chart=chart,

@@ -58,7 +58,7 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     lineage = lineage or Lineage(project.sql)
     figures = [] if page.figures else None
     extra = None
-    if campaign is None:    # the Data dictionary links each table to the pages that publish it
+    if "dim_data_dictionary" in page.marts:   # it links each table to the pages publishing it
         extra = {"published": published_in(pages_mod.discover_pages(project.templates))}
     text = pages_mod.render(con, page, env=env, lineage=lineage, raw_data=project.raw_data,
                             campaign=campaign, appendix=_appendix(project), charts_shown=shown,
