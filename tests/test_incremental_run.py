@@ -101,3 +101,17 @@ def test_only_the_changed_file_is_parsed_again(run):
     assert meta["raw_ping"]["parsed_files"].value == 1
     assert meta["raw_netdev"]["parsed_files"].value == 0
     assert meta["raw_netdev"]["unchanged_files"].value == 4     # the campaign's 4 captures
+
+
+def test_each_model_shows_its_columns_and_what_they_hold_in_dagster(run):
+    executed, _, _, _ = run
+    meta = {e.asset_key.path[-1]: e.event_specific_data.materialization.metadata
+            for e in _events(executed, DagsterEventType.ASSET_MATERIALIZATION)}
+    # a campaign model (its columns as the campaign template has them) and a comparison model
+    for name, column, words in (("fct_deployment_constants", "verify_steps", "decode steps"),
+                                ("fct_p2p_pp_verdict", "rtt_worst_s", "the longer of the two")):
+        columns = {c.name: c for c in meta[name]["dagster/column_schema"].value.columns}
+        assert words in columns[column].description, (name, column)
+        assert columns[column].type in ("DOUBLE", "BIGINT", "HUGEINT", "INTEGER")
+        # every column carries a description (tests/test_column_notes.py holds the SQL to it)
+        assert all(c.description for c in columns.values()), name

@@ -10,11 +10,13 @@ sense: Dagster would skip every page downstream, the notice included.
 """
 
 from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
-                     AssetSpec, Definitions, MaterializeResult, MetadataValue, definitions,
-                     multi_asset)
+                     AssetSpec, Definitions, MaterializeResult, MetadataValue, TableColumn,
+                     TableSchema, definitions, multi_asset)
 
 from ..project import Project
+from .. import column_notes
 from .. import pages as pages_mod
+from ..schemas import TEMPLATE
 from ..build_steps import (META_TABLES, Layout, build_campaigns, build_reference_models,
                            build_shared, join_campaigns, run_tests, statuses)
 from ..catalog import write_catalog
@@ -34,6 +36,21 @@ META_DESCRIPTIONS = {
     "meta_rejected_paths": "Entries under raw_data/deployments and raw_data/p2p that cannot be "
                            "campaigns (symbolic links, bad names, stray files), never read.",
 }
+
+
+def _column_schemas(con, layout, names, schema: str = "main") -> dict[str, dict]:
+    """``{model: {"dagster/column_schema": ...}}``: each built table's columns with their DuckDB
+    type and what they hold (the SQL's ``-- column`` lines, column_notes.py), so the asset's
+    page in ``dagster dev`` shows what the Data dictionary shows. A table not built: nothing."""
+    rows = con.execute("select table_name, column_name, data_type from duckdb_columns() "
+                       "where schema_name = ? order by table_name, column_index", [schema]).fetchall()
+    rows = [r for r in rows if r[0] in set(names)]
+    notes = column_notes.describe(layout.models, [(t, c) for t, c, _ in rows],
+                                  column_notes.glossary(layout.project.sql))
+    out: dict[str, list] = {}
+    for t, c, typ in rows:
+        out.setdefault(t, []).append(TableColumn(c, typ, description=notes.get((t, c.lower()), (None,))[0]))
+    return {t: {"dagster/column_schema": TableSchema(columns=cols)} for t, cols in out.items()}
 
 
 def _description(model) -> str:
@@ -99,8 +116,10 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
             with warehouse.connect() as con:
                 rows = build_reference_models(con, warehouse.layout)
                 results = run_tests(con, warehouse.layout, "reference")
+                schemas = _column_schemas(con, warehouse.layout, ref_names)
             for m in plan.reference:
-                yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name]})
+                yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                    **schemas.get(m.name, {})})
             for spec in ref_checks:
                 yield _check_result(spec, tests[spec.name],
                                     [r for r in results if r["check_name"] == spec.name])
@@ -117,6 +136,8 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
         campaigns = run_campaigns(context)
         with warehouse.connect() as con:
             outcomes = build_campaigns(con, warehouse.layout, campaigns)
+            # every campaign's tables have the template's columns
+            schemas = _column_schemas(con, warehouse.layout, camp_names, TEMPLATE)
         for campaign, out in outcomes.items():
             if campaign is not None and out.status == "withheld":
                 for reason in out.reasons:
@@ -125,7 +146,7 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
         for m in plan.campaign:
             yield MaterializeResult(asset_key=m.name, metadata={
                 "rows": sum(o.rows.get(m.name, 0) for c, o in outcomes.items() if c),
-                "campaigns": len(campaigns)})
+                "campaigns": len(campaigns), **schemas.get(m.name, {})})
         results = [r for c, o in outcomes.items() if c for r in o.checks]
         for spec in camp_checks:
             yield _check_result(spec, tests[spec.name],
@@ -155,12 +176,15 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
             stats = write_catalog(con, lay, all_pages, results, statuses(con))
             rows.update(build_shared(con, lay, plan.after_catalog))
             results += run_tests(con, lay, "after_catalog")
+            schemas = _column_schemas(con, lay, shared_names)
         for m in plan.shared:
-            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name]})
+            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                **schemas.get(m.name, {})})
         for t in META_TABLES:
             yield MaterializeResult(asset_key=t, metadata={**stats, "published": len(published)})
         for m in plan.after_catalog:
-            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name]})
+            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                **schemas.get(m.name, {})})
         for spec in shared_checks:
             yield _check_result(spec, tests[spec.name],
                                 [r for r in results if r["check_name"] == spec.name])
