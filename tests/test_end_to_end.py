@@ -22,6 +22,10 @@ def page(project, name="ethernet-bandwidth-math"):
 def test_site_built(built):
     assert (built.site / "ethernet-bandwidth-math" / "index.html").is_file()
     assert (built.site / "point-to-point" / "index.html").is_file()
+    # a chart opened on its own (an SVG document, no <link rel=icon>) makes the browser ask
+    # for /favicon.ico: it is there, and the pages name the same icon
+    assert (built.site / "favicon.ico").read_bytes()[:4] == b"\0\0\1\0"
+    assert 'href="../favicon.ico"' in (built.site / "point-to-point" / "index.html").read_text()
     assert (built.site / "index.html").is_file()
 
 
