@@ -196,3 +196,23 @@ def test_every_dimensioned_column_has_its_unit_in_the_data_dictionary(built):
     assert unit["wire_bytes_per_position_head_to_worker"] == "bytes per position"
     assert unit["avg_wire_bits_per_s_worker_to_head"].startswith("bit/s")
     assert unit["rtt_avg_s"] == "seconds" and unit["s_per_token"] == "seconds per token"
+
+
+def test_the_data_dictionary_links_each_table_to_the_sections_that_show_it(built):
+    """'Used in' (pipeline/render/used_in.py): every link lands on a heading that exists on its
+    page; the feasibility cells are shown in §2.3, the decode table in §0.5."""
+    page = (built.site / "data-dictionary" / "index.html").read_text(encoding="utf-8")
+    used = dict(re.findall(r'<h2 id="([a-z0-9_]+)">.*?<em>Used in:</em>(.*?)</p>', page, re.S))
+    assert len(used) >= 50
+    linked = 0
+    for table, text in used.items():
+        for href in re.findall(r'href="([^"]+)"', text):
+            path, _, anchor = href.partition("#")
+            target = (built.site / "data-dictionary" / path / "index.html").resolve()
+            assert anchor and f'id="{anchor}"' in target.read_text(encoding="utf-8"), (table, href)
+            linked += 1
+    assert linked >= 60
+    assert "../ethernet-bandwidth-math/#23-feasibility-matrix" in used["fct_link_feasibility"]
+    assert "#decode" in used["fct_decode_what_if"]
+    # a table no page prints says so instead of linking anywhere
+    assert used["fct_bytes_per_token"].strip() == "no section prints its figures"
