@@ -9,8 +9,9 @@ pipeline/pages.py). Every page's HTML is read as mkdocs converts it; when the di
 written (after every page was converted), each placeholder
 ``<span class="used-in" data-table="<table>"></span>`` becomes links to those sections: the
 shared pages in nav order, then one campaign page of each kind (every campaign's page has the
-same sections). The ids and headings are the pages' own, so a link cannot point at nothing; a
-table no section shows gets "no section prints its figures".
+same sections); a table a page ships as CSV but prints no tracked figure of links to that page's
+title. The ids and headings are the pages' own, so a link cannot point at nothing; a table no
+page shows gets "no section prints its figures".
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from mkdocs.utils import get_relative_url
 _HEADING = re.compile(r'<h([1-6]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
 _DOWNLOAD = re.compile(r"<p>Download: (.*?)</p>", re.S)
 _CSV = re.compile(r'href="(?:[^"]*/)?data/([A-Za-z0-9_]+)\.csv"')
+_FOOTER = re.compile(r"Every table of this page as CSV:(.*?)</p>", re.S)
 _PLACEHOLDER = re.compile(r'<span class="used-in" data-table="([A-Za-z0-9_]+)"></span>')
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -50,8 +52,16 @@ def _sections(url: str, title: str, content: str,
         elif current:
             for table in _CSV.findall(m.group(1)):
                 found.setdefault(table, set()).add(current)
-    return {t: [(url, a, headings[a]) for a in sorted(anchors, key=order.get)]
-            for t, anchors in found.items() if anchors}
+    out = {t: [(url, a, headings[a]) for a in sorted(anchors, key=order.get)]
+           for t, anchors in found.items() if anchors}
+    # a table the page ships (its footer's CSV list) but prints no tracked figure of, such as
+    # the inventory pages' tables: the page itself, by its title's heading
+    first = next(iter(headings), None)
+    footer = _FOOTER.search(content)
+    if first and footer:
+        for table in _CSV.findall(footer.group(1)):
+            out.setdefault(table, [(url, first, headings[first])])
+    return out
 
 
 def _printed(docs_dir: str) -> dict[str, dict[str, set[str]]]:
