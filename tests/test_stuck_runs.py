@@ -53,6 +53,10 @@ def tree(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     shutil.copy(REPO / "config" / "dagster.yaml", home / "dagster.yaml")
+    # create the instance's SQLite storage (and run its migrations) once, before the build and
+    # this test's polling both open it: two processes creating it at the same moment can leave
+    # two alembic heads (Dagster then refuses the storage)
+    _instance(home).dispose()
     return root, home
 
 
