@@ -44,8 +44,9 @@ def _holder(path: Path) -> str:
 
 
 def _owned_by_ancestor(path: Path) -> bool:
-    owner = os.environ.get(OWNER_ENV)
-    return bool(owner) and _holder(path) == owner and _alive(int(owner))
+    # a value that is no pid (set by hand, or garbage) owns nothing: the lock is taken as usual
+    owner = os.environ.get(OWNER_ENV, "")
+    return owner.isdigit() and _holder(path) == owner and _alive(int(owner))
 
 
 def _alive(pid: int) -> bool:

@@ -146,3 +146,52 @@ def test_a_reader_is_refused_while_a_build_holds_the_lock_and_a_build_waits_for_
     lock.acquire([tree_lock], timeout_s=0.3)             # and takes it once the read is over
     for fd in lock._held.values():
         os.close(fd)
+
+
+def test_a_fill_that_loses_its_temp_file_still_reports_its_own_error(tmp_path):
+    target = tmp_path / "page.md"
+
+    def fill(fh):
+        for p in tmp_path.glob(".page.md.*.tmp"):      # gone before the cleanup looks for it
+            p.unlink()
+        raise RuntimeError("renderer failed")
+
+    with pytest.raises(RuntimeError, match="renderer failed"):
+        atomic_write(target, fill)
+    assert not target.exists()
+
+
+def test_write_if_changed_makes_every_missing_folder(tmp_path):
+    target = tmp_path / "a" / "b" / "c" / "page.md"
+    assert write_if_changed(target, "x") is True and target.read_text() == "x"
+
+
+def test_a_stale_temp_file_that_vanished_meanwhile_is_no_error(tmp_path, monkeypatch):
+    target = tmp_path / "b.md"
+    real_glob = Path.glob
+    # another cleanup removed it between the listing and the unlink
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: iter([tmp_path / ".b.md.gone.tmp"])
+                        if pattern.startswith(".b.md.") else real_glob(self, pattern))
+    assert write_if_changed(target, "new") is True and target.read_text() == "new"
+
+
+def test_the_fault_point_is_hit_with_exactly_the_first_half_written_in_tmp_dir(tmp_path, monkeypatch):
+    import pipeline.atomic as atomic
+    target, staging = tmp_path / "docs" / "page.md", tmp_path / "staging"
+    target.parent.mkdir()
+    staging.mkdir()
+    data = b"0123456789abcdefghij" * 5 + b"odd"           # 103 bytes: the first half is 51
+    seen = []
+
+    def at_fault(point):
+        temps = sorted(staging.glob(".page.md.*.tmp"))
+        seen.append((point, [t.read_bytes() for t in temps]))
+    monkeypatch.setattr(atomic, "checkpoint", at_fault)
+    write_if_changed(target, data, tmp_dir=staging, fault="docs:mid-write")
+    # the temp file is in tmp_dir (not beside the page), flushed up to exactly len // 2 bytes
+    assert seen == [("docs:mid-write", [data[:51]])]
+    assert target.read_bytes() == data
+    # without a fault point named, nothing is checked
+    seen.clear()
+    write_if_changed(target, data + b"!", tmp_dir=staging)
+    assert seen == []
