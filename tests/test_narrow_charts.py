@@ -101,3 +101,23 @@ def test_each_figure_names_its_phone_variant(built):
             assert ((page.parent / src).parent / narrow).resolve().is_file(), (page, narrow)
             seen += 1
     assert seen >= 10
+
+
+def test_a_matrix_of_more_regions_than_fit_says_so_by_its_width():
+    """14 regions at the smallest cell (24 px) need 80 + 14 x 24 + 4 = 420 px: the phone
+    variant is drawn that wide (every cell inside it), so charts.js keeps the full chart."""
+    import duckdb
+    from pipeline.charts.point_to_point import delay_matrix
+    con = duckdb.connect()
+    names = [f"r{i:02d}" for i in range(14)]
+    con.execute("create table fct_p2p_region_matrix (receiver_name varchar, receiver_order int, "
+                "sender_name varchar, sender_order int, is_diagonal boolean, rtt_avg_s double)")
+    con.executemany("insert into fct_p2p_region_matrix values (?, ?, ?, ?, ?, ?)",
+                    [(a, i + 1, b, j + 1, a == b, None if a == b else 0.001 * (i + j + 1))
+                     for i, a in enumerate(names) for j, b in enumerate(names)])
+    root = ET.fromstring(delay_matrix(con, narrow=True))
+    width = float(root.get("width"))
+    assert width == 420
+    cells = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == "#ffffff"]
+    assert len(cells) == 14 * 14
+    assert max(float(r.get("x")) + float(r.get("width")) for r in cells) <= width

@@ -40,8 +40,9 @@ def _text(x, y, s, anchor="middle", extra="") -> str:
 
 # Every chart is drawn twice: at its full width, and NARROW wide for a phone (Material leaves
 # the screen width minus 32 px for the text: 358 px on a 390 px phone, 343 px on a 375 px
-# one), its text still 11 px (docs/javascripts/charts.js picks the variant that fits). CHAR_PX is a generous width of one 11 px Helvetica character, so
-# wrapped text never runs past the edge.
+# one), its text still 11 px (docs/javascripts/charts.js picks the variant that fits).
+# CHAR_PX is a generous width of one 11 px Helvetica character, so wrapped text never runs
+# past the edge.
 NARROW = 340
 CHAR_PX = 6.4
 
@@ -97,8 +98,9 @@ def _colour_bar(x: float, y: float, width: float, lo: str, hi: str, low_word: st
 # ------------------------------------------------------------------------------------ heatmaps
 def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word: str,
             narrow: bool = False) -> str:
-    """Receiver rows x sender columns. Narrow: 26 px cells, the sender names written upwards
-    above their columns, the receiver names in a 96 px margin (longer ones wrapped)."""
+    """Receiver rows x sender columns. Narrow: 24-40 px cells, the sender names written upwards
+    above their columns, the receiver names in an 80 px margin (longer ones wrapped); more
+    regions than fit in NARROW make it wider (and the page then shows the full chart)."""
     cells = _rows(con, f"select receiver_name, receiver_order, sender_name, sender_order, "
                        f"is_diagonal, {field} as v from fct_p2p_region_matrix "
                        f"order by receiver_order, sender_order")
@@ -108,8 +110,9 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     n = len(names)
     if narrow:
-        width, ch, left = NARROW, 26, 80
-        cw = min(40.0, max(24.0, (width - left - 4) / max(n, 1)))
+        ch, left = 26, 80
+        cw = min(40.0, max(24.0, (NARROW - left - 4) / max(n, 1)))
+        width = max(NARROW, left + cw * n + 4)
         body, y = _title(width, 18, title)
         label_px = max((len(nm) for nm in names), default=0) * CHAR_PX
         top = y + 46 + label_px
