@@ -33,7 +33,7 @@ def parse(path: Path) -> list[dict]:
                              repr(binding.original.string.rstrip("\n")))
         if binding.key is None:  # comment or blank line
             continue
-        rows.pop(binding.key, None)  # the last binding wins and keeps its place
+        # the last binding wins; the rows come out in the order of their lines
         rows[binding.key] = {"key": binding.key, "value": binding.value,
                              "source_line": binding.original.line}
     if not rows:
