@@ -1,4 +1,5 @@
 """GGUF header parser: fixtures written by gguf-py's GGUFWriter (tests/fixtures/gguf/make_fixtures.py)."""
+import json
 from pathlib import Path
 
 import duckdb
@@ -124,6 +125,16 @@ def test_inline_bytes(tmp_path, data, offset, words):
         parse(path)
     assert info.value.line == offset
     assert "inline.gguf" in str(info.value) and words in str(info.value)
+    # what the reader was looking for, by the kind of fault (the message's first half)
+    expected = {"an empty file": "a GGUF file", "found b'GG'": "GGUF magic b'GGUF'",
+                "found b'garb'": "GGUF magic b'GGUF'", "GGUFValueType": "a valid GGUF header",
+                "invalid UTF-8": "UTF-8 keys and string values"}.get(
+        words, "a complete GGUF header and KV section")
+    assert info.value.expected == expected
+    if words == "an empty file":
+        assert info.value.found == "an empty file"
+    if words.startswith("end of file"):
+        assert info.value.found == f"{words} (truncated)"
 
 
 def test_rows_fit_the_declared_table():
@@ -176,3 +187,16 @@ def test_a_cut_long_array_names_where_it_ends(tmp_path, cut, item_type, n, items
         parse(path)
     assert info.value.line == offset
     assert f"end of file at byte {len(data)}" in str(info.value)
+
+
+def test_arrays_exactly_at_the_limits_are_kept_whole(tmp_path):
+    # 64 strings (= ARRAY_SUMMARY_OVER) and 1024 INT32 values (= LAYER_ARRAY_MAX): kept in
+    # full, only longer ones become {"len": n}
+    strings = b"".join((1).to_bytes(8, "little") + b"a" for _ in range(64))
+    data = (_kv_header(2) + _array_field(b"k", 8, 64, strings)
+            + _array_field(b"n", 5, 1024, (7).to_bytes(4, "little") * 1024))
+    path = tmp_path / "limits.gguf"
+    path.write_bytes(data)
+    rows = {r["key"]: r for r in parse(path)}
+    assert json.loads(rows["k"]["value"]) == ["a"] * 64
+    assert json.loads(rows["n"]["value"]) == [7] * 1024
