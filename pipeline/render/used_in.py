@@ -87,20 +87,27 @@ class UsedIn(BasePlugin):
     def on_post_page(self, output, page, config, **kwargs):
         if not _PLACEHOLDER.search(output):
             return output
-        return _PLACEHOLDER.sub(lambda m: _links(self.pages, page, config, m.group(1)), output)
+        used = _used(self.pages, page, config)        # the ledger and pages read once
+        return _PLACEHOLDER.sub(lambda m: _links(used.get(m.group(1), []), page), output)
 
 
-def _links(pages: dict, page, config, table: str) -> str:
+def _used(pages: dict, page, config) -> dict[str, list[tuple[str, str, str, str]]]:
+    """table -> [(page title, page url, heading id, heading text)] over the pages shown."""
     printed = _printed(config["docs_dir"])
     shown = _nav_sources(config)
     for area in ("deployments/", "p2p/"):       # one campaign page of each kind
         shown += sorted(s for s in pages if s.startswith(area))[:1]
-    found = []
+    used: dict[str, list[tuple[str, str, str, str]]] = {}
     for src in shown:
         if src not in pages or src == page.file.src_uri:
             continue
         url, title, content = pages[src]
-        found += [(title, *e) for e in _sections(url, title, content, printed.get(src[:-3])).get(table, [])]
+        for table, entries in _sections(url, title, content, printed.get(src[:-3])).items():
+            used.setdefault(table, []).extend((title, *e) for e in entries)
+    return used
+
+
+def _links(found: list[tuple[str, str, str, str]], page) -> str:
     if not found:
         return "no section prints its figures"
     parts = []
