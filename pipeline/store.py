@@ -8,6 +8,13 @@ never rows without their entry or an entry without its rows. The key is derived 
 path, the content's sha256 and the parser version, so a changed file or a new parser version
 gets a new key and is parsed again; a file whose key is present is not.
 
+A capture big enough to be parsed in byte ranges on several cores is stored *sharded*: each
+range's rows are one Parquet file in the folder ``<key>.shards/`` beside the head file
+``<key>``, which then holds no rows, only the registry entry (with the total row count). The
+folder is renamed into place before the head, and a folder is read only beside its head, so the
+head's presence still decides: a build killed between the two renames leaves a folder that
+nothing reads and the next ingest removes.
+
 Campaigns never share a folder, so campaigns parse in parallel (separate processes, or
 separate machines writing to shared storage) without a single writer; the DuckDB warehouse
 reads these files through views. ``_campaign.parquet`` and ``_files.parquet`` hold the
@@ -54,6 +61,12 @@ def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def typed_select(columns: dict[str, str], select_sql: str) -> str:
+    """The rows of ``select_sql`` with exactly these columns, cast to these types."""
+    typed = ", ".join(f'cast("{c}" as {t}) as "{c}"' for c, t in columns.items())
+    return f"select {typed} from ({select_sql})"
+
+
 def typed_empty(columns: dict[str, str]) -> str:
     """A SELECT with these columns and types and no rows."""
     cols = ", ".join(f'cast(null as {t}) as "{c}"' for c, t in columns.items())
@@ -86,11 +99,20 @@ class RawStore:
         path_id = target.name.split("-", 1)[0]
         for old in target.parent.glob(f"{path_id}-*.parquet"):
             if old != target:
-                old.unlink(missing_ok=True)
+                remove_head(old)
 
-    def files(self, campaign: str, table: str) -> list[Path]:
+    def heads(self, campaign: str, table: str) -> list[Path]:
+        """One file per raw file: its rows (or, when sharded, none) and its registry entry."""
         folder = self.table_dir(campaign, table)
         return sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+
+    def files(self, campaign: str, table: str) -> list[Path]:
+        """Every Parquet file holding the table's rows: each head and its shards."""
+        paths = []
+        for head in self.heads(campaign, table):
+            paths.append(head)
+            paths.extend(sorted(shard_dir(head).glob("*.parquet")))
+        return paths
 
     def relation(self, campaign: str, table: str, columns: dict[str, str]) -> str:
         """SQL for the table's rows of one campaign (typed and empty when it has none)."""
@@ -123,14 +145,47 @@ class RawStore:
         return entries
 
     def clean_temporaries(self, campaign: str, table: str) -> None:
+        """Remove what a killed write left: temporary files and folders, and shard folders
+        whose head was never renamed into place."""
         folder = self.table_dir(campaign, table)
         if folder.is_dir():
             for stale in folder.glob(".*.tmp"):
-                stale.unlink(missing_ok=True)
+                _remove(stale)
+            for shards in folder.glob(f"*{SHARDS}"):
+                if not shards.with_name(shards.name[:-len(SHARDS)]).is_file():
+                    _remove(shards)
 
     def remove_campaign(self, campaign: str) -> None:
         import shutil
         shutil.rmtree(self.campaign_dir(campaign), ignore_errors=True)
+
+
+SHARDS = ".shards"
+
+
+def shard_dir(head: Path) -> Path:
+    return head.with_name(head.name + SHARDS)
+
+
+def _remove(path: Path) -> None:
+    import shutil
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def remove_head(head: Path) -> None:
+    """Remove a raw file's head, then its shards (a kill in between leaves shards nothing
+    reads)."""
+    head.unlink(missing_ok=True)
+    _remove(shard_dir(head))
+
+
+def _reached(phase: str | None, point: str) -> None:
+    """The fault checkpoint ``<phase>:<point>`` (pipeline/faults.py), when a phase is named."""
+    if phase:
+        checkpoint(f"{phase}:{point}")
 
 
 def present(path: Path) -> bool:
@@ -165,10 +220,9 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
     try:
         options = "format parquet"
         if select_sql is not None:
-            typed = ", ".join(f'cast("{c}" as {t}) as "{c}"' for c, t in columns.items())
             if registry is not None:
                 options += _kv_metadata(registry)
-            n = con.execute(f"copy (select {typed} from ({select_sql})) to "
+            n = con.execute(f"copy ({typed_select(columns, select_sql)}) to "
                             f"{sql_literal(str(tmp))} ({options})").fetchall()[0][0]
         else:
             cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
@@ -187,11 +241,9 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             con.execute("drop table _out")
         if check is not None:
             check(tmp)
-        if phase:
-            checkpoint(f"{phase}:written")
+        _reached(phase, "written")
         os.replace(tmp, target)
-        if phase:
-            checkpoint(f"{phase}:renamed")
+        _reached(phase, "renamed")
         return n
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -199,3 +251,35 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
     finally:
         if own:
             con.close()
+
+
+def write_sharded(target: Path, columns: dict[str, str], registry: dict, write_shards,
+                  con: duckdb.DuckDBPyConnection, phase: str | None = None, check=None) -> int:
+    """Store one raw file's rows as shards: ``write_shards(folder, typed)`` writes each shard
+    into ``folder`` (``typed(select_sql)`` gives a shard's SELECT with this table's columns and
+    types) and returns their row counts; ``check(paths)`` may reject them. The shards' folder is
+    renamed into place, then the head (no rows, the registry entry with the total count).
+    Returns the row count."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp_shards = target.with_name(f".{target.name}{SHARDS}.{os.getpid()}.tmp")
+    tmp_head = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    _remove(tmp_shards)
+    tmp_shards.mkdir()
+    try:
+        n = sum(write_shards(tmp_shards, lambda sql: typed_select(columns, sql)))
+        if check is not None:
+            check(sorted(tmp_shards.glob("*.parquet")))
+        entry = dict(registry, rows_ingested=n, shards=len(list(tmp_shards.glob("*.parquet"))))
+        con.execute(f"copy ({typed_empty(columns)}) to {sql_literal(str(tmp_head))} "
+                    f"(format parquet{_kv_metadata(entry)})")
+        _reached(phase, "written")
+        _remove(shard_dir(target))
+        os.replace(tmp_shards, shard_dir(target))
+        _reached(phase, "shards-renamed")
+        os.replace(tmp_head, target)
+        _reached(phase, "renamed")
+        return n
+    except BaseException:
+        _remove(tmp_shards)
+        tmp_head.unlink(missing_ok=True)
+        raise

@@ -116,14 +116,15 @@ def test_a_file_without_sample_lines_after_the_cut_point_is_one_range(tmp_path):
     assert byte_ranges.cut(path, 4, b"@") == [(0, 4 + 1000 + 1)]
 
 
-def test_a_feeder_serves_its_range_and_counts_its_lines(tmp_path):
+def test_a_feeder_serves_its_range_and_its_lines_are_counted(tmp_path):
     src = tmp_path / "src"
     src.write_bytes(b"a\nbb\nccc\ndddd\n")
     feeder = byte_ranges.Feeder(src, 2, 9, tmp_path, "f")   # bytes of "bb\nccc\n"
     with open(feeder.fifo, "rb") as fh:
         served = fh.read()
     assert served == b"bb\nccc\n"
-    assert feeder.join() == 2
+    assert feeder.join() == 7                      # bytes served
+    assert byte_ranges.count_lines(src, 2, 9) == 2
 
 
 def test_a_feeder_nobody_reads_is_released(tmp_path):
@@ -134,7 +135,7 @@ def test_a_feeder_nobody_reads_is_released(tmp_path):
     done = threading.Event()
     threading.Thread(target=lambda: (feeder.join(), done.set()), daemon=True).start()
     assert done.wait(10), "the feeder still waits for a reader"
-    assert feeder.lines < 1 << 20                # it stopped: nobody took the rest
+    assert feeder.served < 2 << 20               # it stopped: nobody took the rest
 
 
 def test_a_line_duckdb_cannot_read_in_a_later_range_is_named_by_its_line(tmp_path, monkeypatch):

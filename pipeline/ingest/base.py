@@ -46,8 +46,9 @@ class Format:
     # Big files: ``stream(path, con)`` prepares the parse inside DuckDB connection ``con`` and
     # returns an object with ``select`` (SQL of the rows, which the runner copies straight to
     # the raw store's temporary Parquet file) and ``check(written)`` (raises ParseError for a
-    # file that breaks the format, before the temporary file is renamed into place). No row
-    # becomes a Python object.
+    # file that breaks the format, before the temporary file is renamed into place),
+    # ``unreadable(exc)`` (the ParseError for a DuckDB read error met while copying) and
+    # ``close()`` (removes what the parse left on disk). No row becomes a Python object.
     stream: Callable[[Path, Any], Any] | None = None
 
     def rows(self, path: Path) -> Iterable[dict]:

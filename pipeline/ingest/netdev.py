@@ -10,25 +10,25 @@ counters: rx bytes packets errs drop fifo frame compressed multicast, then tx
 bytes packets errs drop fifo colls carrier compressed).
 
 An hour at 50 Hz is ~1M lines and a day is 1 GB, so the file never becomes Python
-objects line by line, nor one string: DuckDB streams it twice (``read_csv`` as one
-text column, file order kept, lines numbered by a streaming window). A big capture is
-cut into byte ranges at ``@`` lines, one per core, each fed to DuckDB through its own
-named pipe and numbered on its own thread (pipeline/ingest/byte_ranges.py); the lines
-of the ranges before it turn a range's numbers into the file's.
-The first pass keeps the few lines that are not interface lines (samples, headers,
-anything out of place) in a small table; the second splits only the interface
-lines, takes each one's sample time from the nearest ``@`` line above it (a running
-max of their line numbers, joined to that table) and is copied straight into the
-raw store's Parquet file. An interface line that breaks the format is written with
-a NULL where the contract has none, so one look at the written file finds the first
-bad line; the file is then rejected by number before it is renamed into place.
-Memory stays flat in the file's size.
+objects line by line, nor one string: DuckDB reads it once (``read_csv`` as one text
+column, file order kept, lines numbered by a streaming window) and every line's sample
+time is carried down from the ``@`` line above it by a second streaming window. Those
+windows need the file's order, which DuckDB keeps on one thread, so a big capture is
+cut into byte ranges at ``@`` lines, one per core, each fed to its own query through
+its own named pipe (pipeline/ingest/byte_ranges.py); each range's rows land in a
+temporary Parquet part with the range's own line numbers, and the parts are copied
+into the raw store's file with the lines of the ranges before them added.
+
+A line that breaks the format is written as a row with a NULL where the contract has
+none (an interface line that is not ``<iface>: <16 counters>``, a sample line whose time
+is not a number, a ``#`` line after the first sample, a column title before it, any
+other line), so one look at the written file finds the first bad line; the file is then
+rejected by number before it is renamed into place. Memory stays flat in the file's size.
 
 Rows: ``sample_unix_s``, ``interface``, rx/tx ``bytes``, ``packets``, ``errs``,
 ``drop`` (UBIGINT, as the kernel's u64 counters) and ``source_line`` = the
-interface line. The first malformed line rejects the file, by number. Counter
-wraps, resets and out-of-order samples are facts about the capture, handled in
-SQL downstream, not errors here.
+interface line. Counter wraps, resets and out-of-order samples are facts about the
+capture, handled in SQL downstream, not errors here.
 """
 from __future__ import annotations
 
@@ -50,11 +50,15 @@ _POSITIONS = (1, 2, 3, 4, 9, 10, 11, 12)
 # A field separator no capture contains, so each line is one column (a line that does contain
 # it is reported as unreadable, by number).
 _ONE_COLUMN = "\x01\x02\x03\x04"
-# DuckDB's memory for one capture's parse (beyond it, the numbered lines spill to disk).
+# DuckDB's memory for one capture's parse.
 MEMORY_LIMIT = "1GB"
-# A capture is numbered in byte ranges of at least this size, one per DuckDB thread (below
+# A capture is read in byte ranges of at least this size, one per DuckDB thread (below
 # twice this size, in one pass: starting the threads would cost more than it saves).
 RANGE_BYTES = 64 << 20
+# The strict shape of an interface line (the kernel's format: a name without blanks, a
+# colon, then only digits and spaces); its 16 fields are counted apart.
+INTERFACE_LINE = r"^ *[^ \t:]+ *:[0-9 ]*$"
+_SAMPLE_TIME = r"^@ ([0-9]+(\.[0-9]+)?)\s*$"
 
 
 def lines_sql(path: Path) -> str:
@@ -63,12 +67,12 @@ def lines_sql(path: Path) -> str:
             "quote='', escape='', header=false, auto_detect=false)")
 
 
-# Cheap string tests classify a line (the CASE tests a line only against the kinds it was not
-# yet found to be); a running max of the '@' lines' numbers gives every line its sample.
-_WINDOWED = """
+# Every line numbered and classified by cheap string tests (the CASE tests a line only against
+# the kinds it was not yet found to be), with its own time if it is a sample line.
+_KINDS = r"""
 select line_no, line, kind,
-    max(case when kind = 'sample' then line_no end)
-        over (rows between unbounded preceding and current row) as sample_line
+    case when kind = 'sample' then
+        try_cast(regexp_extract(line, '{sample_time}', 1) as double) end as own_time
 from (
     select line_no, line,
         case
@@ -81,54 +85,35 @@ from (
         end as kind
     from (select row_number() over () as line_no, line from {lines})
 )
-"""
+""".replace("{sample_time}", _SAMPLE_TIME)
 
-# Pass 1 (one thread per range: the windows need file order): every line that matters,
-# numbered, with its sample; only interface lines keep their text. Pass 2 reads the ranges'
-# tables on every core.
-_LINES = r"""
-create or replace table netdev_lines_{part} as
-select line_no, kind, sample_line, own_time,
-    case
-        when kind = 'other' then 'unknown_line'
-        when kind = 'columns' then 'before_sample'
-        when kind = 'header' and sample_line is not null then 'late_header'
-        when kind = 'sample' and own_time is null then 'bad_sample'
-    end as problem,
-    line
-from (
-    select *, case when kind = 'sample' then
-        try_cast(regexp_extract(line, '^@ ([0-9]+(\.[0-9]+)?)\s*$', 1) as double) end as own_time
-    from ({windowed})
-    where kind in ('interface', 'sample', 'header', 'other') or (kind = 'columns' and sample_line is null)
-);
-create or replace table netdev_marks_{part} as
-select line_no, kind, own_time, problem, line from netdev_lines_{part} where kind <> 'interface';
-delete from netdev_lines_{part} where kind <> 'interface'
-"""
-
-# The parts as one file: line numbers shifted by the lines of the parts before. The marks
-# (lines that are not interface lines) are a small table, the build side of the join below.
-_JOINED = """
-create or replace temp table netdev_marks as {marks};
-create or replace temp view netdev_lines as {lines}
-"""
-
-
-# Pass 2: the rows. A line that breaks the format gets a NULL interface (its counters may
-# look fine), a line before any sample a NULL time: good rows have neither.
+# The rows of one pass over ``{lines}``: every interface line, and every line that breaks the
+# format with a NULL interface. A line's sample time is the last good '@' line's above it
+# (a bad '@' line is a bad row of its own, found first); a line before any '@' has none.
 _ROWS = r"""
-select s.own_time as sample_unix_s,
-    case when len(f) = 16 and regexp_matches(i.line, '^ *[^ \t:]+ *:[0-9 ]*$') then name end as interface,
+select sample_unix_s,
+    case when kind = 'interface' and len(f) = 16
+              and regexp_matches(line, '{interface_line}')
+         then trim(split_part(line, ':', 1)) end as interface,
     {counters},
-    i.line_no as source_line
+    line_no as source_line
 from (
-    select line_no, sample_line, line, trim(line[:instr(line, ':') - 1]) as name,
-        list_filter(string_split(line[instr(line, ':') + 1:], ' '), lambda x: x <> '') as f
-    from netdev_lines
-) i
-left join netdev_marks s on s.line_no = i.sample_line
-""".replace("{counters}", ",\n    ".join(
+    select line_no, line, kind, sample_unix_s,
+        case when kind = 'interface' then list_filter(
+            string_split(substring(line, instr(line, ':') + 1), ' '), lambda x: x <> '') end as f
+    from (
+        select line_no, line, kind, own_time,
+            last_value(own_time ignore nulls)
+                over (rows between unbounded preceding and current row) as sample_unix_s,
+            max(kind = 'sample') over (rows between unbounded preceding and current row) as sampled
+        from ({kinds})
+    )
+    where kind = 'interface' or kind = 'other'
+        or (kind = 'sample' and own_time is null)
+        or (kind = 'header' and sampled)
+        or (kind = 'columns' and not sampled)
+)
+""".replace("{interface_line}", INTERFACE_LINE).replace("{counters}", ",\n    ".join(
     f"try_cast(f[{p}] as ubigint) as {name}" for p, name in zip(_POSITIONS, COUNTERS)))
 
 # One scan of the written file: its first bad row (if any) and its row count.
@@ -137,6 +122,13 @@ select min(source_line) filter (where sample_unix_s is null or interface is null
     count(*)
 from read_parquet({written})
 """.replace("{nulls}", " or ".join(f"{name} is null" for name in COUNTERS))
+
+# Only when no row was written: why (an empty file, or headers and no sample).
+_NO_ROWS = """
+select count(*) filter (where kind = 'header'), max(line_no) filter (where kind = 'header'),
+    count(*) filter (where kind = 'sample')
+from ({kinds})
+"""
 
 _EXPECTED = {
     "unknown_line": "a /proc/net/dev line ('Inter-|', ' face |' or '<iface>: <16 counters>')",
@@ -160,11 +152,16 @@ def _found(problem: str, line: str) -> str:
     return shown
 
 
-def _row_problem(line: str, after_sample: bool) -> str:
-    """Why an interface line was written with a NULL (the same tests as ``_ROWS``)."""
+def _problem(line: str, after_sample: bool) -> str:
+    """Why a line was written as a bad row (the same tests as ``_KINDS`` and ``_ROWS``)."""
+    if line.startswith("@"):
+        return "bad_sample"
+    if line.startswith("#"):
+        return "late_header"
+    if ":" not in line:
+        return "before_sample" if line.lstrip().startswith(("Inter-|", "face |")) else "unknown_line"
     name, _, rest = line.partition(":")
-    name, fields = name.strip(), rest.split(" ")
-    fields = [f for f in fields if f]
+    name, fields = name.strip(), [f for f in rest.split(" ") if f]
     if not name or " " in name or "\t" in name:
         return "unknown_line"
     if not after_sample:
@@ -198,97 +195,99 @@ def _unreadable(path: Path, exc: duckdb.Error, offset: int = 0) -> ParseError:
     return ParseError(path, line, "a /proc/net/dev capture (text lines)", found)
 
 
+def rows_sql(source: Path) -> str:
+    """The rows of one capture (or one byte range of it, through its FIFO), in one pass."""
+    return _ROWS.replace("{kinds}", _KINDS.replace("{lines}", lines_sql(source)))
+
+
 class Streamed:
-    """One capture being parsed on a connection: ``select`` is the rows to write, ``check``
-    rejects the written file at the first line that breaks the format."""
+    """One capture being parsed on a connection. A small capture is one pass: ``select`` is
+    its rows. A big one (``sharded``) is parsed by ``write_shards``, one byte range per thread.
+    ``check`` rejects what was written at the first line that breaks the format."""
 
     def __init__(self, path: Path, con: duckdb.DuckDBPyConnection):
         self.path, self.con = Path(path), con
         con.execute("set enable_progress_bar = false")
-        # DuckDB guesses a few dozen rows for a CSV it has not read, so it would build the
-        # join's hash table from the capture instead of from the small table of marks
-        con.execute("set disabled_optimizers = 'build_side_probe_side'")
-        # the numbered lines of a big capture go to disk rather than past this much memory
         con.execute(f"set memory_limit = '{MEMORY_LIMIT}'")
         con.execute(f"set temp_directory = {sql_literal(tempfile.gettempdir())}")
         threads = int(con.execute("select current_setting('threads')").fetchall()[0][0])
         parts = max(1, min(threads, self.path.stat().st_size // RANGE_BYTES))
-        ranges = byte_ranges.cut(self.path, parts, b"@") if parts > 1 else []
-        offsets = self._number(ranges) if len(ranges) > 1 else self._number_whole()
-        shifted = list(enumerate(offsets))
-        con.execute(_JOINED.format(
-            marks=" union all ".join(
-                f"select line_no + {o} as line_no, kind, own_time, problem, line "
-                f"from netdev_marks_{k}" for k, o in shifted),
-            lines=" union all ".join(
-                f"select line_no + {o} as line_no, sample_line + {o} as sample_line, line "
-                f"from netdev_lines_{k}" for k, o in shifted)))
-        self.select = _ROWS
+        self.ranges = byte_ranges.cut(self.path, parts, b"@") if parts > 1 else []
+        self.sharded = len(self.ranges) > 1
+        self.select = rows_sql(self.path)
 
-    def _number_whole(self) -> list[int]:
-        try:
-            self.con.execute(_LINES.format(part=0, windowed=_WINDOWED.format(
-                lines=lines_sql(self.path))))
-        except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
-            raise _unreadable(self.path, exc) from None
-        return [0]
+    def write_shards(self, folder: Path, typed=lambda sql: sql) -> list[int]:
+        """Parse each byte range on its own thread (a cursor of the same database, reading its
+        own FIFO) into ``folder/<range>.parquet``, its line numbers made the file's by the lines
+        of the ranges before it (counted here while the earlier ranges are parsed);
+        ``typed(select)`` is what each range writes. Returns each shard's row count."""
+        counts = [0] * len(self.ranges)
+        errors: dict[int, tuple[BaseException, int]] = {}
 
-    def _number(self, ranges: list[tuple[int, int]]) -> list[int]:
-        """Number each range on its own thread (a cursor of the same database, reading its
-        own FIFO); returns each range's line offset in the file."""
-        errors: dict[int, BaseException] = {}
-        with tempfile.TemporaryDirectory(prefix="ranges-") as tmp:
-            feeders = [byte_ranges.Feeder(self.path, a, b, Path(tmp), f"part{k}")
-                       for k, (a, b) in enumerate(ranges)]
+        def parse(k: int, feeder: byte_ranges.Feeder, sql: str, offset: int) -> None:
+            cur = self.con.cursor()
+            try:
+                cur.execute("set enable_progress_bar = false")
+                shard = sql_literal(str(Path(folder) / f"{k:04d}.parquet"))
+                counts[k] = cur.execute(f"copy ({sql}) to {shard} (format parquet)").fetchall()[0][0]
+            except BaseException as exc:  # re-raised on the calling thread below
+                errors[k] = (exc, offset)
+            finally:
+                cur.close()
+                feeder.release()
 
-            def number(k: int, feeder: byte_ranges.Feeder) -> None:
-                cur = self.con.cursor()
-                try:
-                    cur.execute("set enable_progress_bar = false")
-                    cur.execute(_LINES.format(part=k, windowed=_WINDOWED.format(
-                        lines=lines_sql(feeder.fifo))))
-                except BaseException as exc:  # re-raised on the calling thread below
-                    errors[k] = exc
-                finally:
-                    cur.close()
+        with tempfile.TemporaryDirectory(prefix="netdev-ranges-") as fifos:
+            workers, feeders, offset = [], [], 0
+            try:
+                for k, (start, end) in enumerate(self.ranges):
+                    feeder = byte_ranges.Feeder(self.path, start, end, Path(fifos), f"range{k}")
+                    feeders.append(feeder)
+                    sql = typed(f"select * replace (source_line + {offset} as source_line) "
+                                f"from ({rows_sql(feeder.fifo)})")
+                    worker = threading.Thread(target=parse, args=(k, feeder, sql, offset),
+                                              name=f"netdev-range{k}")
+                    worker.start()
+                    workers.append(worker)
+                    if k < len(self.ranges) - 1:
+                        offset += byte_ranges.count_lines(self.path, start, end)
+            finally:
+                for worker in workers:
+                    worker.join()
+                for feeder in feeders:
                     feeder.release()
-
-            workers = [threading.Thread(target=number, args=(k, f), name=f"netdev-part{k}")
-                       for k, f in enumerate(feeders)]
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join()
-            counts = [feeder.join() for feeder in feeders]
-        offsets = [sum(counts[:k]) for k in range(len(counts))]
+                    feeder.join()
         if errors:
-            k = min(errors)
-            exc = errors[k]
+            exc, offset = errors[min(errors)]
             if isinstance(exc, (duckdb.InvalidInputException, duckdb.ConversionException)):
-                raise _unreadable(self.path, exc, offsets[k]) from None
+                raise _unreadable(self.path, exc, offset) from None
             raise exc
-        return offsets
+        return counts
 
-    def check(self, written: Path) -> None:
+    def unreadable(self, exc: duckdb.Error) -> ParseError:
+        return _unreadable(self.path, exc)
+
+    def close(self) -> None:
+        """Nothing is left on disk between calls (kept for the stream contract)."""
+
+    def check(self, written: Path | list[Path]) -> None:
         con, path = self.con, self.path
-        bad_row, rows = con.execute(_WRITTEN.format(written=sql_literal(str(written)))).fetchall()[0]
-        marks = con.execute(
-            "select min(line_no) filter (where problem is not null), count(*), "
-            "count(*) filter (where kind = 'header'), max(line_no) filter (where kind = 'header'), "
-            "min(line_no) filter (where kind = 'sample') from netdev_marks").fetchall()[0]
-        bad_mark, n_marks, n_headers, last_header, first_sample = marks
-        first = min((n for n in (bad_row, bad_mark) if n is not None), default=None)
-        if first is not None:
-            if first == bad_mark:
-                code, line = con.execute("select problem, line from netdev_marks where line_no = ?",
-                                         [first]).fetchall()[0]
-            else:
-                line = _line_text(path, first)
-                code = _row_problem(line, first_sample is not None and first_sample < first)
-            raise ParseError(path, first, _EXPECTED[code], _found(code, line))
-        if not rows and not n_marks:
+        paths = [written] if isinstance(written, (str, Path)) else list(written)
+        files = "[" + ", ".join(sql_literal(str(p)) for p in paths) + "]"
+        bad_row, rows = con.execute(_WRITTEN.format(written=files)).fetchall()[0]
+        if bad_row is not None:
+            sampled = con.execute(
+                f"select sample_unix_s is not null from read_parquet({files}) "
+                "where source_line = ?", [bad_row]).fetchall()[0][0]
+            line = _line_text(path, bad_row)
+            code = _problem(line, sampled)
+            raise ParseError(path, bad_row, _EXPECTED[code], _found(code, line))
+        if rows:
+            return
+        headers, last_header, samples = con.execute(
+            _NO_ROWS.format(kinds=_KINDS.replace("{lines}", lines_sql(path)))).fetchall()[0]
+        if not headers and not samples:
             raise ParseError(path, 1, "a /proc/net/dev capture", "an empty file")
-        if not rows and n_marks == n_headers:
+        if not samples:
             raise ParseError(path, last_header + 1, "an '@ <unix seconds>' sample line",
                              "only '#' header lines")
 
@@ -307,11 +306,19 @@ def parse(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> pd.DataFr
     with tempfile.TemporaryDirectory(prefix="netdev-") as tmp:
         try:
             rows = stream(path, con)
-            written = Path(tmp) / "rows.parquet"
-            con.execute(f"copy ({rows.select}) to {sql_literal(str(written))} (format parquet)")
+            if rows.sharded:
+                written = [Path(tmp) / f"{k:04d}.parquet"
+                           for k in range(len(rows.write_shards(Path(tmp))))]
+            else:
+                written = [Path(tmp) / "rows.parquet"]
+                try:
+                    con.execute(f"copy ({rows.select}) to {sql_literal(str(written[0]))} "
+                                "(format parquet)")
+                except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
+                    raise rows.unreadable(exc) from None
             rows.check(written)
-            return con.execute(f"select * from read_parquet({sql_literal(str(written))}) "
-                               "order by source_line").df()
+            files = "[" + ", ".join(sql_literal(str(p)) for p in written) + "]"
+            return con.execute(f"select * from read_parquet({files}) order by source_line").df()
         finally:
             if own:
                 con.close()
@@ -320,7 +327,7 @@ def parse(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> pd.DataFr
 FORMAT = Format(
     name="netdev",
     table="raw_netdev",
-    version=2,
+    version=3,
     columns={"sample_unix_s": "DOUBLE", "interface": "VARCHAR",
              **{name: "UBIGINT" for name in COUNTERS}},
     parse=parse,

@@ -9,6 +9,7 @@ manifest take their rows with them.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import duckdb
 import pandas as pd
 
 from ..faults import checkpoint
-from ..store import RawStore, present, sql_literal, write_parquet
+from ..store import RawStore, present, remove_head, sql_literal, write_parquet, write_sharded
 from .base import Format, ParseError
 
 
@@ -27,6 +28,20 @@ class IngestSummary:
     quarantined: int = 0
     removed: int = 0
     rows: int = 0
+
+
+# DuckDB threads for one file's parse (default: one per core). A step per core, side by side
+# (the multiprocess or Celery executors, pipeline/scale_out.py), gives each step one.
+THREADS_ENV = "INTERCONNECT_PARSE_THREADS"
+
+
+def parse_config() -> dict:
+    threads = os.environ.get(THREADS_ENV, "")
+    if not threads:
+        return {}
+    if not threads.isdigit() or int(threads) < 1:
+        raise ValueError(f"{THREADS_ENV}={threads!r}: expected a whole number of threads, 1 or more")
+    return {"threads": int(threads)}
 
 
 def columns_of(fmt: Format) -> dict[str, str]:
@@ -48,6 +63,7 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
                  log=None) -> IngestSummary:
     """Bring ``store/<campaign>/<fmt.table>`` in line with the campaign's listed files."""
     summary = IngestSummary()
+    config = parse_config()     # a bad setting stops here, before any file is judged by it
     store.clean_temporaries(campaign, fmt.table)
     keep: set[str] = set()
     for entry in files:
@@ -63,7 +79,7 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
                     "sha256": entry.sha256, "parser_version": fmt.version}
         path = raw_data / entry.source_file
         try:
-            n = _parse_into(store, fmt, path, target, campaign, entry, registry)
+            n = _parse_into(fmt, path, target, campaign, entry, registry, config)
         except ParseError as exc:
             reason = str(exc).replace(str(raw_data) + "/", "")
             _quarantine(store, fmt, target, registry, reason, log, summary)
@@ -76,15 +92,15 @@ def ingest_files(store: RawStore, fmt: Format, raw_data: Path, campaign: str, fi
         store.drop_other_versions(target)
         summary.parsed += 1
         summary.rows += n
-    for old in store.files(campaign, fmt.table):
+    for old in store.heads(campaign, fmt.table):
         if old.name not in keep:
-            old.unlink()
+            remove_head(old)
             summary.removed += 1
     return summary
 
 
-def _parse_into(store, fmt: Format, path: Path, target: Path, campaign: str, entry,
-                registry: dict) -> int:
+def _parse_into(fmt: Format, path: Path, target: Path, campaign: str, entry, registry: dict,
+                config: dict) -> int:
     """Parse one file and write its rows to ``target``; returns the row count. A streaming
     format's rows go from DuckDB straight into the temporary Parquet file, which its check
     accepts or rejects before the rename; the others return rows in Python."""
@@ -95,15 +111,28 @@ def _parse_into(store, fmt: Format, path: Path, target: Path, campaign: str, ent
         frame.insert(0, "campaign", campaign)
         frame.insert(0, "source_file", entry.source_file)
         return write_parquet(target, columns_of(fmt), frame, registry=ok, phase="ingest")
-    con = duckdb.connect()
+    con = duckdb.connect(config=config)
+    streamed = None
     try:
         streamed = fmt.stream(path, con)
         checkpoint("ingest:parsed")
         rows = (f"select {sql_literal(entry.source_file)} as source_file, "
                 f"{sql_literal(campaign)} as campaign, * from ({streamed.select})")
-        return write_parquet(target, columns_of(fmt), None, registry=ok, select_sql=rows,
-                             con=con, phase="ingest", check=streamed.check)
+        try:
+            if streamed.sharded:
+                def shards(folder: Path, typed) -> list[int]:
+                    return streamed.write_shards(folder, lambda sql: typed(
+                        f"select {sql_literal(entry.source_file)} as source_file, "
+                        f"{sql_literal(campaign)} as campaign, * from ({sql})"))
+                return write_sharded(target, columns_of(fmt), ok, shards, con=con,
+                                     phase="ingest", check=streamed.check)
+            return write_parquet(target, columns_of(fmt), None, registry=ok, select_sql=rows,
+                                 con=con, phase="ingest", check=streamed.check)
+        except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
+            raise streamed.unreadable(exc) from None  # the file's bytes, named by line
     finally:
+        if streamed is not None:
+            streamed.close()
         con.close()
 
 
