@@ -40,6 +40,18 @@ def child(job: str, *args: str, runs: int = 3, env: dict | None = None) -> Sampl
     return Sample(seconds, peaks)
 
 
+def interleaved(jobs: dict[str, tuple], runs: int = 3) -> dict[str, Sample]:
+    """``runs`` rounds of every job in turn (``name: (job, *args)``), so a machine that gets
+    slower or faster during the run moves every job's median alike."""
+    samples = {name: Sample([], []) for name in jobs}
+    for _ in range(runs):
+        for name, (job, *args) in jobs.items():
+            one = child(job, *args, runs=1)
+            samples[name].seconds.extend(one.seconds)
+            samples[name].peak_rss_mb.extend(one.peak_rss_mb)
+    return samples
+
+
 def command(argv: list[str], runs: int = 3, cwd: Path = ROOT, env: dict | None = None,
             before=None, ok=(0,)) -> Sample:
     """Wall time of ``runs`` runs of a command (``before()`` runs untimed before each)."""

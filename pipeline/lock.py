@@ -111,3 +111,44 @@ def reader_lock(root: Path, db_path: Path) -> Iterator[None]:
     finally:
         for fd in fds:
             os.close(fd)
+
+
+def _wait_flock(fd: int, mode: int, path: Path, deadline: float, timeout_s: float) -> None:
+    while True:
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise BuildLockedError(f"another build (pid {_holder(path)}) holds {path}; gave "
+                                       f"up after waiting {timeout_s:.0f} s; nothing was written") from None
+            time.sleep(0.1)
+
+
+@contextmanager
+def ingest_lock(root: Path, db_path: Path, campaign_lock: Path,
+                timeout_s: float | None = None) -> Iterator[None]:
+    """What one campaign's ingest step holds while it writes that campaign's part of the raw
+    store: the build locks *shared* (steps of one run ingest side by side, in any process or
+    on any machine that sees the tree; a build that holds them waits for them, and they wait
+    for it) and the campaign's own lock exclusively (two runs never write one campaign at
+    once). Both are let go when the step ends. Nothing is taken that this process or the build
+    that started it already holds."""
+    if timeout_s is None:
+        timeout_s = float(os.environ.get("INTERCONNECT_LOCK_TIMEOUT", "600"))
+    deadline = time.monotonic() + timeout_s
+    wanted = [(p, fcntl.LOCK_SH) for p in lock_paths(root, db_path)]
+    wanted.append((Path(campaign_lock), fcntl.LOCK_EX))
+    fds = []
+    try:
+        for path, mode in wanted:
+            if str(path) in _held or _owned_by_ancestor(path):
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fds.append(fd)
+            _wait_flock(fd, mode, path, deadline, timeout_s)
+        yield
+    finally:
+        for fd in fds:
+            os.close(fd)

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Install the tools the collectors and the namespace lab test drive (issue 7):
 # iperf3, iproute2 (ip, tc, ss), ethtool, ping, and cmake + g++ for the llama.cpp lab's one-time
-# build (scripts/build_llama_cpp.sh). Idempotent: does nothing when every
+# build (scripts/build_llama_cpp.sh), and redis-server, the broker of the Celery scale-out test
+# (tests/test_scale_out.py starts and stops its own on a loopback port). Idempotent: does nothing when every
 # tool is already on PATH, so Makefile/CI can call it on every run.
 # Needs root (or sudo) and a Debian/Ubuntu apt; elsewhere it says what is missing.
 set -eu
 
 missing=""
 for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool ping:iputils-ping \
-            cmake:cmake g++:g++; do
+            cmake:cmake g++:g++ redis-server:redis-server; do
     bin=${tool%%:*}
     pkg=${tool#*:}
     # /usr/sbin is not on every user's PATH, but ip/tc/ethtool live there.
@@ -18,7 +19,7 @@ for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool pi
 done
 
 if [ -z "$missing" ]; then
-    echo "lab tools present: iperf3 ip tc ss ethtool ping cmake g++"
+    echo "lab tools present: iperf3 ip tc ss ethtool ping cmake g++ redis-server"
     exit 0
 fi
 

@@ -77,8 +77,12 @@ def test_the_step_list_is_the_campaign_layer_and_downstream(run):
     steps = {e.step_key for e in _events(executed, DagsterEventType.STEP_START)}
     # the reference layer (declared tables and the models on them) is upstream: not run
     assert "reference_tables" not in steps and "reference_models" not in steps
-    # the changed campaign's manifest, its formats, its models, the shared models and pages
-    assert {"raw_manifest", "raw_ping", "campaign_models", "shared_models", "docs"} <= steps
+    # the changed campaign's raw layer (one step: its scan and every format), its models, the
+    # shared models and pages; no other campaign's raw step
+    assert {"raw_layer.campaigns_of_run", f"raw_layer.ingest_campaign[{CHANGED.replace('-', '_')}]",
+            "raw_layer.raw_layer_summary", "campaign_models", "shared_models", "docs"} <= steps
+    assert [s for s in steps if s.startswith("raw_layer.ingest_campaign[")] == [
+        f"raw_layer.ingest_campaign[{CHANGED.replace('-', '_')}]"]
     graph = defs.resolve_asset_graph()
     materialized = {e.asset_key for e in _events(executed, DagsterEventType.ASSET_MATERIALIZATION)}
     assert AssetKey("ref_ethernet_classes") not in materialized

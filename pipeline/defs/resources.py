@@ -10,7 +10,7 @@ import duckdb
 from dagster import ConfigurableResource, Definitions, definitions
 
 from ..build_steps import Layout
-from ..lock import writer_lock
+from ..lock import ingest_lock, writer_lock
 from ..project import Project
 
 
@@ -31,6 +31,13 @@ class Warehouse(ConfigurableResource):
     def lock(self) -> None:
         """Every step that writes takes the build lock first (re-entrant in a process)."""
         writer_lock(self.project.root, Path(self.db_path))
+
+    @contextmanager
+    def ingesting(self, campaign: str) -> Iterator[None]:
+        """Held while one campaign's raw files are written (pipeline/lock.py, ingest_lock)."""
+        store = self.project.raw_store
+        with ingest_lock(self.project.root, Path(self.db_path), store.parent / f".{store.name}.{campaign}.lock"):
+            yield
 
     @contextmanager
     def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
