@@ -1,6 +1,7 @@
 """Declared parameters: ``raw_data/reference/<name>.csv`` becomes table ``ref_<name>``.
 
-They are not measurements, so each row must say where its values come from: a
+They are not measurements of a link (``pipeline_scale_out.csv``, the pipeline's own benchmark
+written by ``make bench``, describes the tool), so each row must say where its values come from: a
 ``source`` column that is never empty. They are site-wide, so a reference file that cannot be
 read stops the build, naming its file and line (``path:line: expected …, found …``).
 """
