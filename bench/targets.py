@@ -188,6 +188,8 @@ def _write_scale_out(configs: dict, samples: dict, same: bool, campaigns: int,
     import csv
     import datetime as dt
     import platform
+
+    import duckdb
     cores = os.cpu_count() or 1
     labels = {"in_process": "in-process, one DuckDB thread a step",
               "multiprocess": "multiprocess executor, 2 processes, one DuckDB thread a step",
@@ -210,5 +212,5 @@ def _write_scale_out(configs: dict, samples: dict, same: bool, campaigns: int,
                           "true" if same else "false", today, order,
                           f"make bench (bench/targets.py, parallel) on {cores} cores, Python "
                           f"{platform.python_version()}, DuckDB "
-                          f"{__import__('duckdb').__version__}: wall time of "
+                          f"{duckdb.__version__}: wall time of "
                           f"python -m pipeline.scale_out from an empty raw store"])

@@ -57,10 +57,28 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _timeout(timeout_s: float | None) -> float:
+    return float(os.environ.get("INTERCONNECT_LOCK_TIMEOUT", "600")) if timeout_s is None \
+        else timeout_s
+
+
+def _wait_flock(fd: int, mode: int, path: Path, deadline: float, timeout_s: float) -> None:
+    """``flock(fd, mode)``, looking again every 0.1 s until ``deadline``; then refused, naming
+    the holder."""
+    while True:
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise BuildLockedError(f"another build (pid {_holder(path)}) holds {path}; gave "
+                                       f"up after waiting {timeout_s:.0f} s; nothing was written") from None
+            time.sleep(0.1)
+
+
 def acquire(paths: list[Path], timeout_s: float | None = None) -> None:
     """Take every lock in ``paths`` (re-entrant within a process)."""
-    if timeout_s is None:
-        timeout_s = float(os.environ.get("INTERCONNECT_LOCK_TIMEOUT", "600"))
+    timeout_s = _timeout(timeout_s)
     deadline = time.monotonic() + timeout_s
     for path in paths:
         key = str(path)
@@ -70,17 +88,12 @@ def acquire(paths: list[Path], timeout_s: float | None = None) -> None:
             raise BuildLockedError(_refused[key])
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    _refused[key] = (f"another build (pid {_holder(path)}) holds {path}; gave "
-                                     f"up after waiting {timeout_s:.0f} s; nothing was written")
-                    raise BuildLockedError(_refused[key]) from None
-                time.sleep(0.1)
+        try:
+            _wait_flock(fd, fcntl.LOCK_EX, path, deadline, timeout_s)
+        except BuildLockedError as exc:
+            os.close(fd)
+            _refused[key] = str(exc)
+            raise
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         _held[key] = fd
@@ -113,18 +126,6 @@ def reader_lock(root: Path, db_path: Path) -> Iterator[None]:
             os.close(fd)
 
 
-def _wait_flock(fd: int, mode: int, path: Path, deadline: float, timeout_s: float) -> None:
-    while True:
-        try:
-            fcntl.flock(fd, mode | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise BuildLockedError(f"another build (pid {_holder(path)}) holds {path}; gave "
-                                       f"up after waiting {timeout_s:.0f} s; nothing was written") from None
-            time.sleep(0.1)
-
-
 @contextmanager
 def ingest_lock(root: Path, db_path: Path, campaign_lock: Path,
                 timeout_s: float | None = None) -> Iterator[None]:
@@ -134,8 +135,7 @@ def ingest_lock(root: Path, db_path: Path, campaign_lock: Path,
     for it) and the campaign's own lock exclusively (two runs never write one campaign at
     once). Both are let go when the step ends. Nothing is taken that this process or the build
     that started it already holds."""
-    if timeout_s is None:
-        timeout_s = float(os.environ.get("INTERCONNECT_LOCK_TIMEOUT", "600"))
+    timeout_s = _timeout(timeout_s)
     deadline = time.monotonic() + timeout_s
     wanted = [(p, fcntl.LOCK_SH) for p in lock_paths(root, db_path)]
     wanted.append((Path(campaign_lock), fcntl.LOCK_EX))

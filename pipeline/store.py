@@ -88,6 +88,11 @@ class RawStore:
         path_id = hashlib.sha256(source_file.encode("utf-8")).hexdigest()[:16]
         return f"{path_id}-{sha256[:16]}-v{version}.parquet"
 
+    def lock_file(self, campaign: str) -> Path:
+        """The lock a step holds while it writes ``campaign``'s part of the store
+        (pipeline/lock.py, ingest_lock); beside the store, so removing a campaign keeps it."""
+        return self.root.parent / f".{self.root.name}.{campaign}.lock"
+
     def campaigns(self) -> list[str]:
         if not self.root.is_dir():
             return []
@@ -267,9 +272,10 @@ def write_sharded(target: Path, columns: dict[str, str], registry: dict, write_s
     tmp_shards.mkdir()
     try:
         n = sum(write_shards(tmp_shards, lambda sql: typed_select(columns, sql)))
+        shards = sorted(tmp_shards.glob("*.parquet"))
         if check is not None:
-            check(sorted(tmp_shards.glob("*.parquet")))
-        entry = dict(registry, rows_ingested=n, shards=len(list(tmp_shards.glob("*.parquet"))))
+            check(shards)
+        entry = dict(registry, rows_ingested=n, shards=len(shards))
         con.execute(f"copy ({typed_empty(columns)}) to {sql_literal(str(tmp_head))} "
                     f"(format parquet{_kv_metadata(entry)})")
         _reached(phase, "written")

@@ -56,6 +56,20 @@ def warehouse(project):
     return duckdb.connect(str(project.root / ".warehouse" / "test.duckdb"), read_only=True)
 
 
+@pytest.fixture
+def fresh_locks(monkeypatch):
+    """pipeline/lock.py as in a new process: no lock held or refused, no owner, the default
+    wait; the locks a test took are let go after it. (Lock test files use it for every test.)"""
+    from pipeline import lock
+    monkeypatch.setattr(lock, "_held", {})
+    monkeypatch.setattr(lock, "_refused", {})
+    monkeypatch.delenv(lock.OWNER_ENV, raising=False)
+    monkeypatch.delenv("INTERCONNECT_LOCK_TIMEOUT", raising=False)
+    yield
+    for fd in lock._held.values():
+        os.close(fd)
+
+
 @pytest.fixture(autouse=True)
 def _no_env_leak(monkeypatch):
     monkeypatch.delenv("INTERCONNECT_ROOT", raising=False)

@@ -23,14 +23,7 @@ HOLD_BUILD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline import 
               "print('held', flush=True)\ntime.sleep(60)\n")
 
 
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch):
-    monkeypatch.setattr(lock, "_held", {})
-    monkeypatch.setattr(lock, "_refused", {})
-    monkeypatch.delenv(lock.OWNER_ENV, raising=False)
-    yield
-    for fd in lock._held.values():
-        os.close(fd)
+pytestmark = pytest.mark.usefixtures("fresh_locks")
 
 
 def _tree(tmp_path: Path):

@@ -20,15 +20,7 @@ HOLD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline import lock\n
         "lock.acquire([Path(sys.argv[1])], timeout_s=5)\nprint('held', flush=True)\ntime.sleep(60)\n")
 
 
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch):
-    monkeypatch.setattr(lock, "_held", {})
-    monkeypatch.setattr(lock, "_refused", {})
-    monkeypatch.delenv(lock.OWNER_ENV, raising=False)
-    monkeypatch.delenv("INTERCONNECT_LOCK_TIMEOUT", raising=False)
-    yield
-    for fd in lock._held.values():
-        os.close(fd)
+pytestmark = pytest.mark.usefixtures("fresh_locks")
 
 
 @pytest.fixture

@@ -214,3 +214,10 @@ def test_the_multiprocess_executor_runs_each_campaign_in_its_own_process(tmp_pat
         del os.environ["DAGSTER_HOME"]
     ingests = {k: p for k, p in pids.items() if k.startswith("raw_layer.ingest_campaign[")}
     assert len(ingests) == 3 and len(set(ingests.values())) == 3   # a process per campaign
+
+
+def test_campaign_names_that_spell_the_same_mapping_key_each_get_their_own_step():
+    from pipeline.defs.raw import mapping_key
+    taken: set[str] = set()
+    # 'a-b', 'a.b' and 'a_b' are three campaign folders: letters, digits and '_' only in a key
+    assert [mapping_key(c, taken) for c in ("a-b", "a.b", "a_b", "x")] == ["a_b", "a_b_2", "a_b_3", "x"]

@@ -91,25 +91,23 @@ def summary_op(formats: list[Format]):
 def raw_layer_asset(formats: list[Format]):
     """Every raw table of the run's campaigns from one graph: a step per campaign (scan, then
     each format), then one step that reports each table. One asset per raw table still."""
-    described = {fmt.table: (fmt.description or f"Rows parsed from {fmt.name} files.")
-                 + f" One Parquet file per raw file (parser {fmt.name} v{fmt.version}); an "
-                   f"unchanged file is not parsed again, a bad one is quarantined with its "
-                   f"file:line reason." for fmt in formats}
+    def out(kinds: set[str], description: str) -> AssetOut:
+        return AssetOut(kinds=kinds, owners=OWNERS, dagster_type=Nothing, description=description)
+
     outs = {
-        "raw_campaigns": AssetOut(kinds={"yaml", "parquet"}, owners=OWNERS,
-                                  dagster_type=Nothing,
-                                  description="The campaign's manifest.yaml, checked field by "
-                                              "field: one row per campaign with its hosts, links "
-                                              "and params, or why the manifest is unusable (the "
-                                              "campaign is then withheld)."),
-        "raw_files": AssetOut(kinds={"yaml", "parquet"}, owners=OWNERS,
-                              dagster_type=Nothing,
-                              description="Every file in the campaign folder with its context "
-                                          "and status (listed, unlisted, missing, refused "
-                                          "symlink, duplicate …), size and sha256. Links are "
-                                          "never followed."),
-        **{fmt.table: AssetOut(kinds={"python", "parquet"}, owners=OWNERS,
-                               dagster_type=Nothing, description=described[fmt.table])
+        "raw_campaigns": out({"yaml", "parquet"},
+                             "The campaign's manifest.yaml, checked field by field: one row per "
+                             "campaign with its hosts, links and params, or why the manifest is "
+                             "unusable (the campaign is then withheld)."),
+        "raw_files": out({"yaml", "parquet"},
+                         "Every file in the campaign folder with its context and status "
+                         "(listed, unlisted, missing, refused symlink, duplicate …), size and "
+                         "sha256. Links are never followed."),
+        **{fmt.table: out({"python", "parquet"},
+                          (fmt.description or f"Rows parsed from {fmt.name} files.")
+                          + f" One Parquet file per raw file (parser {fmt.name} v{fmt.version}); "
+                            f"an unchanged file is not parsed again, a bad one is quarantined "
+                            f"with its file:line reason.")
            for fmt in formats},
     }
     summary = summary_op(formats)

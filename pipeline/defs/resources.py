@@ -35,8 +35,8 @@ class Warehouse(ConfigurableResource):
     @contextmanager
     def ingesting(self, campaign: str) -> Iterator[None]:
         """Held while one campaign's raw files are written (pipeline/lock.py, ingest_lock)."""
-        store = self.project.raw_store
-        with ingest_lock(self.project.root, Path(self.db_path), store.parent / f".{store.name}.{campaign}.lock"):
+        with ingest_lock(self.project.root, Path(self.db_path),
+                         self.layout.store.lock_file(campaign)):
             yield
 
     @contextmanager

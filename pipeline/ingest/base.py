@@ -47,8 +47,9 @@ class Format:
     # returns an object with ``select`` (SQL of the rows, which the runner copies straight to
     # the raw store's temporary Parquet file) and ``check(written)`` (raises ParseError for a
     # file that breaks the format, before the temporary file is renamed into place),
-    # ``unreadable(exc)`` (the ParseError for a DuckDB read error met while copying) and
-    # ``close()`` (removes what the parse left on disk). No row becomes a Python object.
+    # ``unreadable(exc)`` (the ParseError for a DuckDB read error met while copying); a big
+    # file may be ``sharded``, written by ``write_shards(folder, typed)`` instead of ``select``
+    # (pipeline/store.py, write_sharded). No row becomes a Python object.
     stream: Callable[[Path, Any], Any] | None = None
 
     def rows(self, path: Path) -> Iterable[dict]:

@@ -15,9 +15,9 @@ column, file order kept, lines numbered by a streaming window) and every line's 
 time is carried down from the ``@`` line above it by a second streaming window. Those
 windows need the file's order, which DuckDB keeps on one thread, so a big capture is
 cut into byte ranges at ``@`` lines, one per core, each fed to its own query through
-its own named pipe (pipeline/ingest/byte_ranges.py); each range's rows land in a
-temporary Parquet part with the range's own line numbers, and the parts are copied
-into the raw store's file with the lines of the ranges before them added.
+its own named pipe (pipeline/ingest/byte_ranges.py), its line numbers made the file's
+by the lines of the ranges before it; each range's rows go straight into a shard of the
+raw store (pipeline/store.py, ``write_sharded``), never copied again.
 
 A line that breaks the format is written as a row with a NULL where the contract has
 none (an interface line that is not ``<iface>: <16 counters>``, a sample line whose time
@@ -195,6 +195,11 @@ def _unreadable(path: Path, exc: duckdb.Error, offset: int = 0) -> ParseError:
     return ParseError(path, line, "a /proc/net/dev capture (text lines)", found)
 
 
+def _listed(paths) -> str:
+    """A DuckDB list literal of file paths."""
+    return "[" + ", ".join(sql_literal(str(p)) for p in paths) + "]"
+
+
 def rows_sql(source: Path) -> str:
     """The rows of one capture (or one byte range of it, through its FIFO), in one pass."""
     return _ROWS.replace("{kinds}", _KINDS.replace("{lines}", lines_sql(source)))
@@ -266,13 +271,9 @@ class Streamed:
     def unreadable(self, exc: duckdb.Error) -> ParseError:
         return _unreadable(self.path, exc)
 
-    def close(self) -> None:
-        """Nothing is left on disk between calls (kept for the stream contract)."""
-
     def check(self, written: Path | list[Path]) -> None:
         con, path = self.con, self.path
-        paths = [written] if isinstance(written, (str, Path)) else list(written)
-        files = "[" + ", ".join(sql_literal(str(p)) for p in paths) + "]"
+        files = _listed([written] if isinstance(written, (str, Path)) else written)
         bad_row, rows = con.execute(_WRITTEN.format(written=files)).fetchall()[0]
         if bad_row is not None:
             sampled = con.execute(
@@ -317,8 +318,8 @@ def parse(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> pd.DataFr
                 except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
                     raise rows.unreadable(exc) from None
             rows.check(written)
-            files = "[" + ", ".join(sql_literal(str(p)) for p in written) + "]"
-            return con.execute(f"select * from read_parquet({files}) order by source_line").df()
+            return con.execute(f"select * from read_parquet({_listed(written)}) "
+                               "order by source_line").df()
         finally:
             if own:
                 con.close()

@@ -112,7 +112,6 @@ def _parse_into(fmt: Format, path: Path, target: Path, campaign: str, entry, reg
         frame.insert(0, "source_file", entry.source_file)
         return write_parquet(target, columns_of(fmt), frame, registry=ok, phase="ingest")
     con = duckdb.connect(config=config)
-    streamed = None
     try:
         streamed = fmt.stream(path, con)
         checkpoint("ingest:parsed")
@@ -131,8 +130,6 @@ def _parse_into(fmt: Format, path: Path, target: Path, campaign: str, entry, reg
         except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
             raise streamed.unreadable(exc) from None  # the file's bytes, named by line
     finally:
-        if streamed is not None:
-            streamed.close()
         con.close()
 
 
