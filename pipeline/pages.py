@@ -16,22 +16,22 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import html
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import duckdb
-
 import yaml
-from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from .figures import anchors as figure_anchors
 from .figures.ledger import page_rows
-from .figures.tracked import recording, note, track_rows
+from .figures.tracked import note, recording, track_rows
 from .render.filters import FILTERS, NOT_MEASURED
 
 _FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
@@ -185,9 +185,17 @@ def code_block(lines, indent: int = 0) -> Markup:
 
 
 def environment(templates: Path) -> Environment:
+    """The Jinja environment of a templates folder, one per folder and process: its compiled
+    templates are kept, and a template file that changed on disk is compiled again (Jinja's
+    auto_reload compares the file's mtime)."""
+    return _environment(str(Path(templates).resolve()))
+
+
+@functools.lru_cache(maxsize=16)
+def _environment(templates: str) -> Environment:
     # autoescape: every value printed from data goes through _finalize (Markdown + HTML
     # escaping); macros and filters return Markup, so templates never mark anything as raw.
-    env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
+    env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       finalize=_finalize, autoescape=True)
     env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
