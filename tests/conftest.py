@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.build import build, copy_tree
+from pipeline.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,10 +46,17 @@ def build_copy(dest: Path, edit=None, site=True):
     return project
 
 
+def prebuilt() -> Project | None:
+    path = os.environ.get("INTERCONNECT_TEST_PREBUILT")
+    return Project(Path(path)) if path else None
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """The committed project built end to end (ingest, SQL, pages, site) in a scratch folder."""
-    return build_copy(tmp_path_factory.mktemp("built"))
+    """The committed project built end to end (ingest, SQL, pages, site) in a scratch folder.
+    With INTERCONNECT_TEST_PREBUILT, the tree built there instead (the SQL mutation harness
+    builds each mutant's tree itself: mutation/sql_harness.py)."""
+    return prebuilt() or build_copy(tmp_path_factory.mktemp("built"))
 
 
 def warehouse(project):
