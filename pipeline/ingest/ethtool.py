@@ -85,7 +85,7 @@ def _flag(path: Path, line: int, name: str, raw: str | None) -> bool | None:
 def _speed(path: Path, line: int, raw: str | None) -> int | None:
     if raw is None or str(raw).startswith("Unknown"):
         return None
-    m = _SPEED.match(raw.strip())
+    m = _SPEED.match(str(raw).strip())      # str: a JSON speed may be true or a float
     if not m:
         raise ParseError(path, line, "Speed like '2500Mb/s' or 'Unknown!'", repr(raw))
     return int(m[1])
