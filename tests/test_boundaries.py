@@ -199,3 +199,22 @@ def test_decode_what_if_by_hand():
     assert got["2.5gbe"][9] == pytest.approx(2 / (0.19895 + 1.02e-3))
     # 10 GbE: the campaign has that link but no ping on it: not measured, NULL, not assumed
     assert got["10gbe"][:2] == (None, "not measured") and got["10gbe"][9] is None
+
+
+# --- a prompt-cache update and the save it includes -------------------------------------------
+
+def test_a_save_logged_in_the_same_instant_as_the_update_end_belongs_to_it():
+    # the save an update includes is the latest "saving prompt" line at or before the update's
+    # end (asof >=): plain-text logs stamp to the second, so both lines often share one instant.
+    # Saves at 5 s and exactly 10 s, the update ends at 10 s after 0.5 s, another save at 12 s:
+    # the update gets the 10 s save (200 tokens, line 2), starting at 10 - 0.5 = 9.5 s
+    con = duckdb.connect()
+    _table(con, "stg_deployment__journal", "campaign varchar, source_file varchar, source_line int, "
+           "unix_s double, duration_s double, event varchar, tokens bigint, state_mib double",
+           [("c", "j", 1, 5.0, None, "prompt_save", 100, 1.0),
+            ("c", "j", 2, 10.0, None, "prompt_save", 200, 2.0),
+            ("c", "j", 3, 10.0, 0.5, "cache_update_done", None, None),
+            ("c", "j", 4, 12.0, None, "prompt_save", 300, 3.0)])
+    _run(con, "intermediate/int_deployment__kv_snapshots.sql")
+    assert con.execute("select start_unix_s, end_unix_s, journal_s, saved_tokens, state_mib, save_line "
+                       "from int_deployment__kv_snapshots").fetchall() == [(9.5, 10.0, 0.5, 200, 2.0, 2)]

@@ -120,6 +120,9 @@ def test_every_family_is_published(built):
 
 def test_llama_70b_defaults_key_length_and_is_dense(con):
     k = constants(con, "llama70b")
+    # general.name as tests/gguf_headers.py writes it, not another key's text (the header also
+    # holds general.architecture 'llama', which sorts after it)
+    assert (k["model_name"], k["architecture"]) == ("fixture llama", "llama")
     assert (k["key_length"], k["value_length"]) == (128, 128)      # 8192 / 64 heads
     assert not k["key_length_from_header"]
     assert (k["fa_layers"], k["swa_layers"], k["recurrent_layers"]) == (80, 0, 0)
@@ -155,6 +158,12 @@ def test_gemma2_sliding_window_layers(con):
     # pattern 2 (llama.cpp's gemma2 default): is_swa = i % 2 < 1, the even layers: 21 + 21
     assert (k["fa_layers"], k["swa_layers"], k["layer_rule"]) == (21, 21, "swa")
     assert k["sliding_window_tokens"] == 4096
+    # a sliding-window layer of a header without key_length_swa / value_length_swa takes
+    # key_length / value_length: 8 KV heads x 256 = 2048 elements each, f16 2 B: 8192 B a token
+    swa = con.execute(f"select distinct k_elements_per_token, v_elements_per_token, kv_bytes_per_token "
+                      f"from {q(campaign_schema('gemma2'))}.int_deployment__layer_kv "
+                      f"where attention_kind = 'sliding_window'").fetchall()
+    assert swa == [(2048, 2048, 8192)]
     # full layers: f16, 8 KV heads x 256 x 2 B = 4096 for K and V -> 8192 B
     assert k["kv_bytes_per_token"] == 8192
     # 42 + 1 = 43 offloaded, 0.5 > i / 43 for i <= 21: worker 0..21 holds odd full layers 1..21
