@@ -47,6 +47,19 @@ CAMPAIGNS = {
                           "attention.head_count_kv": 8, "attention.key_length": 256,
                           "attention.value_length": 256, "attention.sliding_window": 4096},
                ["TENSOR_SPLIT=1,1"]),
+    # the gemma2 shape with its sliding-window layers' own K/V length stated
+    # (attention.key_length_swa / value_length_swa, as llama.cpp reads them for any
+    # architecture): once longer K and shorter V than the full layers, once the other way
+    "gemma2swa": ("gemma2", {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
+                             "attention.head_count_kv": 8, "attention.key_length": 256,
+                             "attention.value_length": 256, "attention.key_length_swa": 512,
+                             "attention.value_length_swa": 64, "attention.sliding_window": 4096},
+                  ["TENSOR_SPLIT=1,1"]),
+    "gemma2swb": ("gemma2", {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
+                             "attention.head_count_kv": 8, "attention.key_length": 256,
+                             "attention.value_length": 256, "attention.key_length_swa": 64,
+                             "attention.value_length_swa": 512, "attention.sliding_window": 4096},
+                  ["TENSOR_SPLIT=1,1"]),
     # an old qwen3next header, from before full_attention_interval existed: llama.cpp assumes 4.
     "qwen3next": ("qwen3next", {"embedding_length": 2048, "block_count": 48,
                                 "attention.head_count": 16, "attention.head_count_kv": 2,
@@ -170,6 +183,21 @@ def test_gemma2_sliding_window_layers(con):
     assert (k["layers_worker"], k["fa_layers_worker"], k["fa_layers_head"]) == (22, 11, 10)
 
 
+@pytest.mark.parametrize("name, k_len, v_len", [("gemma2swa", 512, 64), ("gemma2swb", 64, 512)])
+def test_sliding_window_layers_with_their_own_key_and_value_length(con, name, k_len, v_len):
+    k = constants(con, name)
+    # the model's KV geometry is the full-attention layers' (the odd ones): 256 / 256, 8192 B
+    # a token in f16 as for gemma2, whatever the sliding-window layers have
+    assert (k["key_length"], k["value_length"], k["kv_bytes_per_token"]) == (256, 256, 8192)
+    assert (k["fa_layers"], k["swa_layers"]) == (21, 21)
+    # a sliding-window layer: 8 KV heads x its own lengths, f16 2 B an element
+    # (gemma2swa: K 4096 + V 512 elements = 9216 B; gemma2swb: 512 + 4096, the same bytes)
+    swa = con.execute(f"select distinct k_elements_per_token, v_elements_per_token, kv_bytes_per_token "
+                      f"from {q(campaign_schema(name))}.int_deployment__layer_kv "
+                      f"where attention_kind = 'sliding_window'").fetchall()
+    assert swa == [(8 * k_len, 8 * v_len, 2 * 8 * (k_len + v_len))]
+
+
 def test_old_qwen3next_assumes_interval_4(con):
     k = constants(con, "qwen3next")
     assert k["full_attention_interval"] == 4 and not k["interval_from_header"]
@@ -190,6 +218,10 @@ def test_qwen35moe_mtp_layer_is_not_a_decoder_block(con):
     # head 21..40 = 20 with the MTP layer 40 among them
     assert (k["layers_worker"], k["layers_head"], k["mtp_layers_head"]) == (21, 20, 1)
     assert (k["blocks_worker"], k["blocks_head"]) == (21, 19)
+    # the shape counts the MTP layer once, apart from the 10 + 30 attention layers
+    shape = con.execute(f"select mtp_layers, fa_layers + recurrent_layers + mtp_layers from "
+                        f"{q(campaign_schema('qwen35moe'))}.int_deployment__model_shape").fetchall()
+    assert shape == [(1, 41)]
     # q8_0 K and V: 2 x 256 = 512 elements / 32 x 34 = 544 each
     assert k["kv_bytes_per_token"] == 1088
 

@@ -67,7 +67,7 @@ def _blocks(path: Path, text: str) -> list[tuple[int, str]]:
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if _SETTINGS.match(line)]
     if not starts:
-        first = next((l for l in lines if l.strip()), "")
+        first = next(l for l in lines if l.strip())      # require_nonempty: there is one
         raise ParseError(path, 1, "ethtool output ('Settings for <iface>:')", repr(first[:60]))
     ends = starts[1:] + [len(lines)]
     return [(s + 1, "\n".join(lines[s:e]) + "\n") for s, e in zip(starts, ends)]
