@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.freshness import stale_files
 
-from conftest import REPO
+from conftest import REPO, warehouse
 
 CAMPAIGN = REPO / "raw_data/deployments/qwen38-27b-pp"
 
@@ -132,7 +132,6 @@ def test_nothing_quarantined_in_committed_data(built):
 
 def test_the_build_records_the_digests_it_covered(built):
     # the raw_data sensor compares the tree with these (tests/test_raw_data_sensor.py)
-    from conftest import warehouse
     from pipeline.defs.raw_data_sensor import tree_digests
     con = warehouse(built)
     recorded = dict(con.execute("select folder, content_sha256 from meta_build_inputs").fetchall())
@@ -175,3 +174,22 @@ def test_a_lab_run_on_a_veth_link_says_why_it_has_no_verdict(built):
     box = box.split("!!! info", 1)[0]
     # its prefill was measured, on a link that is no Ethernet class: never "not measured"
     assert "not one of the Ethernet classes" in box and "not measured" not in box
+
+
+def test_the_verify_step_comes_from_the_env_files_draft_setting(built):
+    # qwen38-27b-pp's env file: SPEC_DRAFT_N_MAX=4 (and BATCH_SIZE=2048, CTX_SIZE=131072 beside
+    # it, which must not be read for it); an MTP verify step carries 1 + 4 = 5 positions
+    text = page(built, "deployments/qwen38-27b-pp")
+    assert ("| Decoding | MTP verify step: 5 position(s) per step (1 + n_max 4) | "
+            "`SPEC_DRAFT_N_MAX=4` |") in text
+
+
+def test_each_setting_is_read_from_its_own_env_key(built):
+    # the same env file: PARALLEL=1, UBATCH_SIZE=256, BATCH_SIZE=2048, SPEC_DRAFT_N_MAX=4,
+    # N_GPU_LAYERS=999, TENSOR_SPLIT=0.68,0.32, CACHE_TYPE_K=q8_0, CACHE_TYPE_V=f16
+    con = warehouse(built)
+    row = con.execute(
+        "select parallel_slots, ubatch_tokens, batch_tokens, spec_draft_n_max, n_gpu_layers, "
+        "tensor_split, cache_type_k, cache_type_v, ubatch_is_default, spec_draft_n_max_is_default "
+        "from \"campaign:qwen38-27b-pp\".int_deployment__service_config").fetchall()
+    assert row == [(1, 256, 2048, 4, 999, "0.68,0.32", "q8_0", "f16", False, False)]
