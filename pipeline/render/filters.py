@@ -23,7 +23,7 @@ def num(x, digits: int = 0) -> str:
     if _missing(x):
         return DASH
     text = f"{float(x):,.{digits}f}"
-    return "0" if text in ("-0", "-0.0") and digits == 0 else text
+    return "0" if text == "-0" else text      # -0.4 rounds to '-0'; -0.04 to 1 digit stays '-0.0'
 
 
 def bytes_as(x, unit: str = "MB", digits: int = 1, label: bool = True) -> str:
