@@ -88,7 +88,11 @@ def test_every_layer_offloaded_when_ngl_covers_the_output_layer():
 
 # --- a measured window's bytes and its idle baseline ------------------------------------------
 
-def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[float, int], guard: float):
+def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[float, int], guard: float,
+                    status: dict[float, tuple[str, str]] | None = None, anomalies: dict | None = None):
+    """The model's figures per window kind; ``status`` gives an interval (by its end) a tx and rx
+    counter status other than ok, ``anomalies`` receives each window's counter_anomalies."""
+    status = status or {}
     con = duckdb.connect()
     prefill = windows.get("prefill")
     decode = windows.get("decode")
@@ -102,7 +106,7 @@ def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[flo
            "interface varchar, start_unix_s double, end_unix_s double, interval_s double, tx_bytes bigint, "
            "rx_bytes bigint, tx_status varchar, rx_status varchar",
            # received bytes: twice the sent ones, so tx and rx cannot be mistaken for each other
-           [("f", "c", "h", "l", "eth0", end - 1.0, end, 1.0, tx, 2 * tx, "ok", "ok")
+           [("f", "c", "h", "l", "eth0", end - 1.0, end, 1.0, tx, 2 * tx, *status.get(end, ("ok", "ok")))
             for end, tx in sorted(tx_by_end.items())])
     _table(con, "int_deployment__link_interfaces", "campaign varchar, link_id varchar, host varchar, "
            "interface varchar", [("c", "l", "h", "eth0")])
@@ -115,6 +119,9 @@ def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[flo
         twice = tuple(None if v is None else 2 * v for v in got[kind][:2]) + (got[kind][2],) + \
             (None if got[kind][3] is None else 2 * got[kind][3], got[kind][4])
         assert tuple(values) == twice, kind            # every rx figure is twice the tx one
+    if anomalies is not None:
+        anomalies.update(con.execute("select window_kind, counter_anomalies "
+                                     "from int_deployment__window_traffic").fetchall())
     return got
 
 
@@ -152,6 +159,18 @@ def test_a_window_of_zero_length_has_no_bytes_not_a_neighbours():
     # idle: ends <= 6 -> 100 + 200 + … + 600 = 2100 B over 6 s
     assert (window_bytes, idle_bytes, idle_s, length) == (None, 2100, 6.0, 0.0)
     assert corrected is None
+
+
+def test_counter_anomalies_are_counted_in_the_intervals_the_window_counts():
+    # window [5, 7.5], 1-s intervals ending 1..10; statuses other than ok on the intervals
+    # ending 5 (touches the start only: not in), 6 (rx wrapped: in), 8 (tx reset, cut by the
+    # window's end: in) and 10 (after it): 2 anomalies
+    tx = {float(t): 100 for t in range(1, 11)}
+    found: dict = {}
+    _window_traffic({"prefill": (5.0, 7.5)}, tx, guard=1.0, anomalies=found,
+                    status={5.0: ("reset", "ok"), 6.0: ("ok", "wrapped"), 8.0: ("reset", "ok"),
+                            10.0: ("reset", "reset")})
+    assert found == {"prefill": 2}
 
 
 def test_no_idle_before_the_window_leaves_the_correction_missing():
