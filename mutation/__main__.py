@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_sql(args) -> int:
-    from .sql_harness import HarnessError, run
+    from .sql_harness import HarnessError, equivalents, run
     everything = discover(ROOT)
     mutants = everything
     if args.only:
@@ -38,6 +38,9 @@ def run_sql(args) -> int:
             print(m.name)
         return 0
     meta = {"sample": args.sample, "seed": args.seed, "only": args.only}
+    names = {m.name for m in everything}
+    for stale in sorted(set(equivalents()) - names):
+        print(f"mutation/sql_equivalents.txt: no such mutant any more (the file changed?): {stale}")
     try:
         summary = run(mutants, args.workers, len(everything), meta,
                       log=lambda line: print(line, flush=True))
@@ -49,11 +52,16 @@ def run_sql(args) -> int:
           f" in {summary['minutes']} min"
           + (f"; a random sample of {summary['of']}: 95 % interval {interval[0]:.0%}–{interval[1]:.0%}"
              if interval else ""))
+    print(f"without the {summary['equivalent']} equivalent mutant(s) listed in "
+          f"mutation/sql_equivalents.txt: {summary['score_without_equivalent']:.0%}")
     print("killed at: " + ", ".join(f"{k} {v}" for k, v in summary["by_stage"].items()))
     for s in summary["survivors"]:
+        if s["equivalent"]:
+            print(f"  equivalent: {s['mutant']}  ({s['equivalent']})")
+            continue
         print(f"  survived ({s['why']}): {s['mutant']}" + (f"  changed: {', '.join(s['changed'])}"
                                                          if s["changed"] else ""))
-    return 0 if summary["score"] >= args.target else 1
+    return 0 if summary["score_without_equivalent"] >= args.target else 1
 
 
 def run_python(extra: list[str]) -> int:

@@ -47,6 +47,20 @@ SKIP = {".venv", ".git", ".mutation", "mutants", "site", ".site-builds", ".wareh
         ".bench", ".docs-staging", ".bench-staging", "__pycache__", ".pytest_cache", ".hypothesis",
         "test-artifacts"}
 PREBUILT_ENV = "INTERCONNECT_TEST_PREBUILT"
+EQUIVALENTS = Path(__file__).with_name("sql_equivalents.txt")
+
+
+def equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
+    """Mutant name -> why it cannot change a result (``sql_equivalents.txt``)."""
+    out = {}
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, sep, reason = line.partition("\t")
+        if not sep or not reason.strip():
+            raise ValueError(f"{path}:{number}: expected '<mutant name><TAB><reason>', found {line!r}")
+        out[name] = reason.strip()
+    return out
 
 
 class HarnessError(RuntimeError):
@@ -176,14 +190,20 @@ def run(mutants: list[Mutant], workers: int, of_total: int, meta: dict, log=prin
             f.write(json.dumps(o.__dict__) + "\n")
         log(f"[{n}/{len(mutants)}] {'killed  ' if o.killed else 'SURVIVED'} ({o.stage}) {m.name}")
     killed = sum(o.killed for o in outcomes)
+    known = equivalents()
+    equivalent = [o for o in outcomes if not o.killed and o.mutant in known]
+    judged = len(outcomes) - len(equivalent)
     low, high = wilson(killed, len(outcomes)) if len(outcomes) < of_total else (None, None)
     summary = {**meta, "mutants": len(outcomes), "of": of_total, "killed": killed,
                "score": killed / len(outcomes) if outcomes else 1.0,
+               "equivalent": len(equivalent),
+               "score_without_equivalent": killed / judged if judged else 1.0,
                "interval_95": None if low is None else [round(low, 3), round(high, 3)],
                "minutes": round((time.monotonic() - started) / 60, 1),
                "by_stage": {s: sum(o.stage == s and o.killed for o in outcomes)
                             for s in ("own-data tests", "build", "built-tree tests")},
-               "survivors": [{"mutant": o.mutant, "why": o.stage, "changed": o.changed}
+               "survivors": [{"mutant": o.mutant, "why": o.stage, "changed": o.changed,
+                              "equivalent": known.get(o.mutant)}
                              for o in outcomes if not o.killed]}
     (WORK / "sql-results.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary

@@ -122,3 +122,21 @@ def test_the_built_fixture_takes_a_prebuilt_tree(monkeypatch, tmp_path):
     assert prebuilt() is None
     monkeypatch.setenv("INTERCONNECT_TEST_PREBUILT", str(tmp_path))
     assert prebuilt().root == tmp_path
+
+
+def test_the_equivalents_list_names_real_mutants_with_a_reason():
+    from mutation.sql_harness import equivalents
+    from mutation.sql_mutants import discover
+    listed = equivalents()
+    assert listed and all(reason for reason in listed.values())
+    # every listed mutant exists in the current sql/ (a stale line would hide nothing, but would
+    # claim a reason for a mutant that is gone)
+    assert set(listed) <= {m.name for m in discover(Path(__file__).resolve().parent.parent)}
+
+
+def test_an_equivalents_line_without_a_reason_is_refused(tmp_path):
+    from mutation.sql_harness import equivalents
+    bad = tmp_path / "eq.txt"
+    bad.write_text("# comment\nsql/x.sql:1:compare:<-><=\n")
+    with pytest.raises(ValueError, match=r"eq.txt:2: expected '<mutant name><TAB><reason>'"):
+        equivalents(bad)
