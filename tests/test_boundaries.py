@@ -89,9 +89,10 @@ def test_every_layer_offloaded_when_ngl_covers_the_output_layer():
 # --- a measured window's bytes and its idle baseline ------------------------------------------
 
 def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[float, int], guard: float,
-                    status: dict[float, tuple[str, str]] | None = None, anomalies: dict | None = None):
+                    status: dict[float, tuple[str, str]] | None = None, more: dict | None = None):
     """The model's figures per window kind; ``status`` gives an interval (by its end) a tx and rx
-    counter status other than ok, ``anomalies`` receives each window's counter_anomalies."""
+    counter status other than ok; ``more`` receives each window's (counter_anomalies,
+    tx_idle_bytes_per_s, rx_idle_bytes_per_s)."""
     status = status or {}
     con = duckdb.connect()
     prefill = windows.get("prefill")
@@ -119,9 +120,10 @@ def _window_traffic(windows: dict[str, tuple[float, float]], tx_by_end: dict[flo
         twice = tuple(None if v is None else 2 * v for v in got[kind][:2]) + (got[kind][2],) + \
             (None if got[kind][3] is None else 2 * got[kind][3], got[kind][4])
         assert tuple(values) == twice, kind            # every rx figure is twice the tx one
-    if anomalies is not None:
-        anomalies.update(con.execute("select window_kind, counter_anomalies "
-                                     "from int_deployment__window_traffic").fetchall())
+    if more is not None:
+        more.update((r[0], r[1:]) for r in con.execute(
+            "select window_kind, counter_anomalies, tx_idle_bytes_per_s, rx_idle_bytes_per_s "
+            "from int_deployment__window_traffic").fetchall())
     return got
 
 
@@ -167,10 +169,11 @@ def test_counter_anomalies_are_counted_in_the_intervals_the_window_counts():
     # window's end: in) and 10 (after it): 2 anomalies
     tx = {float(t): 100 for t in range(1, 11)}
     found: dict = {}
-    _window_traffic({"prefill": (5.0, 7.5)}, tx, guard=1.0, anomalies=found,
+    _window_traffic({"prefill": (5.0, 7.5)}, tx, guard=1.0, more=found,
                     status={5.0: ("reset", "ok"), 6.0: ("ok", "wrapped"), 8.0: ("reset", "ok"),
                             10.0: ("reset", "reset")})
-    assert found == {"prefill": 2}
+    # idle: the 4 intervals ending <= 5 - 1 s, 100 B sent and 200 B received each, over 4 s
+    assert found == {"prefill": (2, 100.0, 200.0)}
 
 
 def test_no_idle_before_the_window_leaves_the_correction_missing():
