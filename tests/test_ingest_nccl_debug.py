@@ -33,3 +33,21 @@ def test_a_file_without_nccl_lines_is_refused(tmp_path):
     path = tmp_path / "x.log"
     path.write_text("hello\n")
     assert_rejects(parse, path, 1, "NCCL_DEBUG=INFO lines")
+
+
+def test_the_p2p_direct_pointer_transport_is_named_whole(tmp_path):
+    # src/transport/p2p.cc prints "via P2P/direct pointer": two words, not "P2P/direct"
+    path = tmp_path / "p2p.log"
+    path.write_text("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] via P2P/direct pointer\n")
+    (row,) = parse(path)
+    assert row["channel_transport"] == "P2P/direct pointer"
+
+
+def test_a_last_line_without_its_newline_is_not_read(tmp_path):
+    # cut while NCCL wrote it: the address would be read as 10.8 instead of 10.8.0.5
+    path = tmp_path / "cut.log"
+    path.write_text("h:1:2 [0] NCCL INFO NCCL version 2.18.3\nh:1:2 [0] NCCL INFO NET/Socket : Using [0]wg0:10.8")
+    (row,) = parse(path)
+    assert row["nccl_version"] == "2.18.3" and row["net_address"] is None and row["net_interface"] is None
+    path.write_text("h:1:2 [0] NCCL INFO NCCL version 2.18.3")
+    assert_rejects(parse, path, 1, "NCCL_DEBUG=INFO lines")

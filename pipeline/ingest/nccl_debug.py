@@ -10,11 +10,13 @@ CUDA device) or ``"\\n%s:%d:%d [%d] %s:%d NCCL WARN "``. The facts read here:
 - the bootstrap interface: src/bootstrap.cc ``"Bootstrap: Using%s"`` (``"Bootstrap : Using%s"``
   before NCCL 2.19) with `` %s:`` and the address;
 - the transport of the rings: ``Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0`` (``via
-  P2P/IPC``, ``via SHM``, ``via NET/IB/0/GDRDMA``); the first network transport is kept.
+  P2P/IPC``, ``via P2P/direct pointer`` (src/transport/p2p.cc), ``via SHM``, ``via
+  NET/IB/0/GDRDMA``); the first network transport is kept.
 
 The nccl-tests parser collects the same facts from the INFO lines interleaved with its table;
 this format reads a debug log kept on its own (one row per file). A file without any NCCL line is
-refused.
+refused. A last line without its newline was cut while NCCL wrote it (``wg0:10.8`` of
+``wg0:10.8.0.5<0>``), so it is not read: a fact only it holds stays missing rather than wrong.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ _PREFIX = re.compile(r"^(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>-?
 _VERSION = re.compile(r"NCCL version (\S+)")
 _NET = re.compile(r"^NET/(?P<plugin>\w+) ?: Using \[\d+\](?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
 _BOOTSTRAP = re.compile(r"^Bootstrap ?: Using (?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
-_CHANNEL = re.compile(r"\bvia (?P<via>NET/\S+|P2P/\S+|SHM\S*|direct shared memory)")
+_CHANNEL = re.compile(r"\bvia (?P<via>NET/\S+|P2P/direct pointer|P2P/\S+|SHM\S*|direct shared memory)")
 
 FACTS = ("nccl_version", "net_plugin", "net_interface", "net_address", "bootstrap_interface",
          "bootstrap_address", "channel_transport")
@@ -62,19 +64,23 @@ def parse(path: Path) -> list[dict]:
     require_nonempty(path, text)
     facts: dict = {}
     first = None
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if not text.endswith(("\n", "\r")):
+        lines = lines[:-1]                       # cut while being written
+    for line_no, line in enumerate(lines, start=1):
         if scan_line(line, facts) and first is None:
             first = line_no
     if first is None:
         raise ParseError(path, 1, "NCCL_DEBUG=INFO lines ('<host>:<pid>:<tid> [<dev>] NCCL INFO …')",
-                         "none in the file")
+                         "none in the file" + ("" if text.endswith(("\n", "\r")) else
+                                               " (its last line has no newline: cut, not read)"))
     return [{**dict.fromkeys(FACTS), **facts, "source_line": first}]
 
 
 FORMAT = Format(
     name="nccl_debug",
     table="raw_nccl_debug",
-    version=1,
+    version=2,
     columns={name: "VARCHAR" for name in FACTS},
     parse=parse,
     description="NCCL_DEBUG=INFO output: NCCL version, the interface and transport actually used.",

@@ -174,7 +174,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=3,
+    version=4,
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
