@@ -102,7 +102,8 @@ def _pair(con, recv, send, rtt_ms=None, nccl_s=(), iperf=None, lost=False):
                                     "source_line": 1, "num_streams": 32, "received_bits_per_s": bps})
 
 
-def warehouse(skip_pair: tuple[str, str] | None = None) -> duckdb.DuckDBPyConnection:
+def warehouse(skip_pair: tuple[str, str] | None = None, extra=None) -> duckdb.DuckDBPyConnection:
+    """The fixture campaigns built; ``extra(con)`` adds raw rows before the models run."""
     con = duckdb.connect()
     for name, columns in (("raw_campaigns", CAMPAIGN_COLUMNS), ("raw_files", FILE_COLUMNS)):
         con.execute(f"create table {name} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
@@ -135,6 +136,8 @@ def warehouse(skip_pair: tuple[str, str] | None = None) -> duckdb.DuckDBPyConnec
     for recv, send, kw in pairs:
         if (recv, send) != skip_pair:
             _pair(con, recv, send, **kw)
+    if extra:
+        extra(con)
     build(con)
     return con
 
@@ -254,3 +257,22 @@ def test_charts_are_byte_identical_across_builds(con):
     # no data: the lost ping (us-west-2 <- eu-west-1) and both directions us-east-1 / eu-west-1
     assert heat.count(">—<") == 3
     assert heat.count(">·<") == 3      # the diagonal
+
+
+def test_a_pair_with_two_ping_runs_sums_their_packets_and_averages_their_rtt():
+    # us-west-2 <- us-east-1 already has one run (3 of 3 packets, 50 ms); a second file adds
+    # 10 sent, 7 received at 70 ms: packets 3 + 10 = 13 sent, 3 + 7 = 10 received; RTT the mean
+    # of the two runs' averages (50 + 70) / 2 = 60 ms
+    def second_run(con):
+        ctx = {"receiver": "us-west-2", "sender": "us-east-1", "path": "vpn"}
+        _file(con, "sw", "p2p/sw/us-west-2_from_us-east-1-b.txt", "ping", ctx)
+        _insert(con, "raw_ping", {
+            "source_file": "p2p/sw/us-west-2_from_us-east-1-b.txt", "campaign": "sw", "source_line": 14,
+            "destination": "10.8.0.9", "packets_transmitted": 10, "packets_received": 7,
+            "packet_loss_fraction": 0.3, "rtt_avg_ms": 70.0})
+    con = warehouse(extra=second_run)
+    got = con.execute("select ping_packets_transmitted, ping_packets_received, rtt_avg_s, len(source_files) "
+                      "from int_p2p__pair_measurements where receiver = 'us-west-2' "
+                      "and sender = 'us-east-1'").fetchall()
+    # files: the two ping runs, its NCCL log and two iperf3 runs (public, vpn)
+    assert got == [(13, 10, pytest.approx(0.060), 5)]
