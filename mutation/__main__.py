@@ -68,6 +68,8 @@ def run_python(extra: list[str]) -> int:
     mutmut = Path(sys.executable).with_name("mutmut")
     rc = subprocess.run([str(mutmut), "run", *extra], cwd=ROOT).returncode
     subprocess.run([str(mutmut), "results"], cwd=ROOT)
+    from .python_score import report
+    print(report(ROOT / "mutants"))
     return rc
 
 

@@ -7,6 +7,7 @@ can be analysed before its inputs exist. CTE names are local and not upstreams.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -124,19 +125,20 @@ def referenced_tables_in_order(sql: str, path: Path | str = "<sql>") -> tuple[st
     return _referenced_tables(sql, str(path))
 
 
-_PARSER: duckdb.DuckDBPyConnection | None = None
+_PARSER: tuple[int, duckdb.DuckDBPyConnection] | None = None
 _PARSER_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=2048)
 def _parse_tree(sql: str) -> str:
     # Parsing needs no data: one in-memory connection serves every parse (opening one per
-    # file cost ~30 ms each at start-up), guarded for threads.
+    # file cost ~30 ms each at start-up), guarded for threads, and opened again in a forked
+    # child (a DuckDB database is not usable across fork: its threads stay in the parent).
     global _PARSER
     with _PARSER_LOCK:
-        if _PARSER is None:
-            _PARSER = duckdb.connect()
-        return _PARSER.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
+        if _PARSER is None or _PARSER[0] != os.getpid():
+            _PARSER = (os.getpid(), duckdb.connect())
+        return _PARSER[1].execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
 
 
 @lru_cache(maxsize=2048)
