@@ -216,7 +216,7 @@ def test_qwen35moe_mtp_layer_is_not_a_decoder_block(con):
     assert (k["fa_layers"], k["recurrent_layers"]) == (10, 30)
     # the split runs over all 41 blocks (+ output = 42): worker i <= 20 (0.5 > i / 42) = 21,
     # head 21..40 = 20 with the MTP layer 40 among them
-    assert (k["layers_worker"], k["layers_head"], k["mtp_layers_head"]) == (21, 20, 1)
+    assert (k["layers_worker"], k["layers_head"], k["mtp_layers_head"], k["mtp_layers_worker"]) == (21, 20, 1, 0)
     assert (k["blocks_worker"], k["blocks_head"]) == (21, 19)
     # the shape counts the MTP layer once, apart from the 10 + 30 attention layers
     shape = con.execute(f"select mtp_layers, fa_layers + recurrent_layers + mtp_layers from "
