@@ -193,3 +193,19 @@ def test_each_setting_is_read_from_its_own_env_key(built):
         "tensor_split, cache_type_k, cache_type_v, ubatch_is_default, spec_draft_n_max_is_default "
         "from \"campaign:qwen38-27b-pp\".int_deployment__service_config").fetchall()
     assert row == [(1, 256, 2048, 4, 999, "0.68,0.32", "q8_0", "f16", False, False)]
+
+
+def test_each_direction_is_read_from_its_own_hosts_capture(built):
+    # qwen38-27b-pp's manifest: server is the head, claw the worker; each prefill capture is
+    # named for its host. The decode bytes are the decode window's (int_deployment__window_traffic),
+    # not another window's.
+    con = warehouse(built)
+    schema = '"campaign:qwen38-27b-pp"'
+    files = con.execute(f"select head_netdev_file, worker_netdev_file from {schema}.fct_deployment_constants").fetchall()
+    assert files == [("deployments/qwen38-27b-pp/netdev/server-prefill.netdev",
+                      "deployments/qwen38-27b-pp/netdev/claw-prefill.netdev")]
+    decode = dict(con.execute(f"select host, tx_bytes from {schema}.int_deployment__window_traffic "
+                              f"where window_kind = 'decode'").fetchall())
+    got = con.execute(f"select decode_head_to_worker_bytes, decode_worker_to_head_bytes "
+                      f"from {schema}.fct_deployment_constants").fetchall()
+    assert got == [(decode["server"], decode["claw"])] and None not in got[0]
