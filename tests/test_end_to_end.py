@@ -209,3 +209,16 @@ def test_each_direction_is_read_from_its_own_hosts_capture(built):
     got = con.execute(f"select decode_head_to_worker_bytes, decode_worker_to_head_bytes "
                       f"from {schema}.fct_deployment_constants").fetchall()
     assert got == [(decode["server"], decode["claw"])] and None not in got[0]
+
+
+def test_rtt_differences_are_taken_against_the_current_link(built):
+    # qwen38-27b-pp has a retired link (gbe1_usb, first by id) and the current one (gbe25): the
+    # differences are each link's RTT minus the current link's, so the current link's are zero
+    # and the retired one's are its own RTT minus gbe25's
+    con = warehouse(built)
+    rows = {r[0]: r[1:] for r in con.execute(
+        'select link_id, status, rtt_min_s, rtt_mdev_s, rtt_min_minus_current_s, rtt_mdev_minus_current_s '
+        'from "campaign:qwen38-27b-pp".fct_deployment_links').fetchall()}
+    assert rows["gbe25"][0] == "current" and rows["gbe25"][3:] == (0.0, 0.0)
+    retired, current = rows["gbe1_usb"], rows["gbe25"]
+    assert retired[3] == retired[1] - current[1] and retired[4] == retired[2] - current[2]
