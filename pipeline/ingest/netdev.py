@@ -177,10 +177,24 @@ def _line_text(path: Path, number: int) -> str:
     return next(text for n, text in lines_strict(path) if n == number)
 
 
+# DuckDB's read_csv refuses a line of this many bytes or more (its newline not counted;
+# measured on DuckDB 1.x, tests/test_netdev_messages.py), and in some states of its reader (such
+# a line ending in CR LF) says so without a line number: the line is found here instead
+LINE_LIMIT_BYTES = 2_000_000
+
+
 def _unreadable(path: Path, exc: duckdb.Error, offset: int = 0) -> ParseError:
     """Why DuckDB could not read the lines, as a ParseError naming the line."""
-    for _ in lines_strict(path):  # names the line and column of the first undecodable byte
-        pass
+    too_long = None
+    for n, text in lines_strict(path):  # names the line and column of the first undecodable byte
+        if too_long is None and len(text) >= LINE_LIMIT_BYTES // 4 \
+                and len(text.encode("utf-8")) >= LINE_LIMIT_BYTES:
+            too_long = (n, text)
+    if too_long is not None:
+        n, text = too_long
+        return ParseError(path, n, "a /proc/net/dev capture (text lines)",
+                          f"{text[:60]!r}… ({len(text.encode('utf-8')):,} bytes; DuckDB reads lines "
+                          f"shorter than {LINE_LIMIT_BYTES:,})")
     message = str(exc)
     line = None
     if "CSV Error on Line: " in message:

@@ -1,0 +1,50 @@
+"""pipeline/ingest/netdev.py's refusals of bytes DuckDB cannot read, word for word: an undecodable
+byte (line and column), and a line too long for DuckDB's CSV reader (named by its line whether it
+ends in LF or CR LF, on both sides of the limit)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.ingest import netdev
+from pipeline.ingest.base import ParseError
+
+GOOD = (Path(__file__).parent / "fixtures" / "netdev" / "good" / "server-5-samples.txt").read_bytes()
+HEAD = b"".join(GOOD.splitlines(True)[:6])          # header, first sample, its first interface lines
+REST = b"".join(GOOD.splitlines(True)[6:])
+# an interface line with the 16 counters of /proc/net/dev; the 16th (tx compressed) is not kept,
+# so its digits can make the line as long as a test needs without changing a kept value
+PREFIX = b"  eth9: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+
+
+def _refusal(tmp_path, data: bytes) -> str:
+    path = tmp_path / "cap.netdev"
+    path.write_bytes(data)
+    with pytest.raises(ParseError) as info:
+        netdev.parse(path)
+    return str(info.value).replace(str(path), "cap.netdev")
+
+
+def test_an_undecodable_byte_is_named_by_line_and_column(tmp_path):
+    data = b"".join(GOOD.splitlines(True)[:4]) + b"  lo: 12\xff34 5\n" + b"".join(GOOD.splitlines(True)[4:])
+    assert _refusal(tmp_path, data) == "cap.netdev:5: expected UTF-8 text, found byte 0xff at column 9"
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_a_line_too_long_for_duckdb_is_named(tmp_path, end):
+    line = PREFIX + b"9" * (netdev.LINE_LIMIT_BYTES - len(PREFIX))     # exactly the limit
+    message = _refusal(tmp_path, HEAD + line + end + REST)
+    # its first 60 characters as written (the 44 of the prefix, then 16 digits) and its size
+    assert message == ("cap.netdev:7: expected a /proc/net/dev capture (text lines), found "
+                       f"'  eth9: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 {'9' * 16}'… "
+                       "(2,000,000 bytes; DuckDB reads lines shorter than 2,000,000)")
+
+
+def test_a_line_one_byte_under_the_limit_is_read(tmp_path):
+    line = PREFIX + b"9" * (netdev.LINE_LIMIT_BYTES - 1 - len(PREFIX))
+    path = tmp_path / "cap.netdev"
+    path.write_bytes(HEAD + line + b"\n" + REST)
+    rows = netdev.parse(path)
+    eth9 = rows[rows.interface == "eth9"]
+    assert list(eth9[["rx_bytes", "tx_bytes", "source_line"]].itertuples(index=False, name=None)) == [(1, 9, 7)]
