@@ -222,3 +222,13 @@ def test_rtt_differences_are_taken_against_the_current_link(built):
     assert rows["gbe25"][0] == "current" and rows["gbe25"][3:] == (0.0, 0.0)
     retired, current = rows["gbe1_usb"], rows["gbe25"]
     assert retired[3] == retired[1] - current[1] and retired[4] == retired[2] - current[2]
+
+
+def test_the_kv_snapshot_is_judged_on_the_link_the_prefill_was_measured_on(built):
+    # qwen38-27b-pp measured its prefill on gbe25 (the current link), not on the retired gbe1_usb
+    con = warehouse(built)
+    schema = '"campaign:qwen38-27b-pp"'
+    (link,) = con.execute(f"select prefill_link_id from {schema}.fct_deployment_constants").fetchone()
+    classes = dict(con.execute(f"select link_id, link_class from {schema}.fct_deployment_links").fetchall())
+    got = {r[0] for r in con.execute(f"select measured_link_class from {schema}.fct_kv_snapshot").fetchall()}
+    assert link == "gbe25" and got == {classes["gbe25"]} and classes["gbe25"] != classes["gbe1_usb"]
