@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 
 from pipeline.freshness import stale_files
 
@@ -232,3 +233,8 @@ def test_the_kv_snapshot_is_judged_on_the_link_the_prefill_was_measured_on(built
     classes = dict(con.execute(f"select link_id, link_class from {schema}.fct_deployment_links").fetchall())
     got = {r[0] for r in con.execute(f"select measured_link_class from {schema}.fct_kv_snapshot").fetchall()}
     assert link == "gbe25" and got == {classes["gbe25"]} and classes["gbe25"] != classes["gbe1_usb"]
+    # its share of the line rate: bytes/s x 8 over the class's bit/s, i.e. bytes/s over bytes/s
+    for avg, line_bytes, share in con.execute(
+            f"select avg_bytes_per_s, measured_line_rate_bytes_per_s, avg_line_rate_fraction "
+            f"from {schema}.fct_kv_snapshot").fetchall():
+        assert share == pytest.approx(avg / line_bytes) and 0 < share < 1
