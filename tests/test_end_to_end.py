@@ -238,3 +238,11 @@ def test_the_kv_snapshot_is_judged_on_the_link_the_prefill_was_measured_on(built
             f"select avg_bytes_per_s, measured_line_rate_bytes_per_s, avg_line_rate_fraction "
             f"from {schema}.fct_kv_snapshot").fetchall():
         assert share == pytest.approx(avg / line_bytes) and 0 < share < 1
+    # one row a snapshot, labelled with the measured class's label; in the what-if table the
+    # measured class is the one row of the snapshot marked measured
+    (label,) = con.execute("select label from dim_link_classes where link_class = ?", [classes["gbe25"]]).fetchone()
+    snaps = con.execute(f"select count(*) from {schema}.int_deployment__kv_snapshot_transfer").fetchone()[0]
+    rows = con.execute(f"select measured_link_label from {schema}.fct_kv_snapshot").fetchall()
+    assert rows == [(label,)] * snaps and snaps >= 1
+    marked = con.execute(f"select link_class from {schema}.fct_kv_snapshot_what_if where is_measured").fetchall()
+    assert marked == [(classes["gbe25"],)] * snaps
