@@ -1,8 +1,10 @@
 """NCCL_DEBUG=INFO logs: what NCCL says it used, from its own format strings."""
 from pathlib import Path
 
+import pytest
 from parser_cases import assert_rejects
 
+from pipeline.ingest.base import ParseError
 from pipeline.ingest.nccl_debug import parse
 
 FIX = Path(__file__).parent / "fixtures" / "nccl_debug"
@@ -51,3 +53,38 @@ def test_a_last_line_without_its_newline_is_not_read(tmp_path):
     assert row["nccl_version"] == "2.18.3" and row["net_address"] is None and row["net_interface"] is None
     path.write_text("h:1:2 [0] NCCL INFO NCCL version 2.18.3")
     assert_rejects(parse, path, 1, "NCCL_DEBUG=INFO lines")
+
+
+def test_refusals_word_for_word(tmp_path):
+    path = tmp_path / "x.log"
+    path.write_text("hello\n")
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert str(info.value) == (f"{path}:1: expected NCCL_DEBUG=INFO lines ('<host>:<pid>:<tid> [<dev>] "
+                               "NCCL INFO …'), found none in the file")
+    path.write_text("hello\nh:1:2 [0] NCCL INFO NCCL version 2.18.3")
+    with pytest.raises(ParseError) as info:
+        parse(path)
+    assert str(info.value).endswith("found none in the file (its last line has no newline: cut, not read)")
+
+
+def test_lines_ending_in_a_bare_carriage_return_are_whole(tmp_path):
+    path = tmp_path / "cr.log"
+    path.write_bytes(b"h:1:2 [0] NCCL INFO NCCL version 2.18.3\rh:1:2 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.1<0>\r")
+    (row,) = parse(path)
+    assert (row["nccl_version"], row["bootstrap_interface"]) == ("2.18.3", "eth0")
+
+
+def test_tagged_lines_a_trailing_comma_and_the_first_network_transport(tmp_path):
+    # mpirun --tag-output before every line; a transport followed by a comma; two network
+    # transports: the first is kept
+    path = tmp_path / "t.log"
+    path.write_text("[1,0]<stdout>:h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                    "[1,0]<stdout>:h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] via SHM/direct/direct, x\n"
+                    "[1,0]<stdout>:h:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] via NET/Socket/0\n"
+                    "[1,0]<stdout>:h:1:2 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[0] via NET/IB/1\n")
+    (row,) = parse(path)
+    assert (row["net_interface"], row["channel_transport"]) == ("eth0", "NET/Socket/0")
+    path.write_text("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] via SHM/direct/direct,\n")
+    (row,) = parse(path)
+    assert row["channel_transport"] == "SHM/direct/direct"
