@@ -276,3 +276,12 @@ def test_a_pair_with_two_ping_runs_sums_their_packets_and_averages_their_rtt():
                       "and sender = 'us-east-1'").fetchall()
     # files: the two ping runs, its NCCL log and two iperf3 runs (public, vpn)
     assert got == [(13, 10, pytest.approx(0.060), 5)]
+
+
+def test_the_method_table_flattens_each_params_entry_once(con):
+    # tc: {"instance_type": "p3.2xlarge", "commands": {"nccl": "x <y>"}}; sw: {"env":
+    # {"NCCL_SOCKET_IFNAME": "wg0"}}: env and commands are their own sections, never params
+    rows = con.execute("select campaign, section, name, value from fct_p2p_method "
+                       "order by campaign, section, name").fetchall()
+    assert rows == [("sw", "env", "NCCL_SOCKET_IFNAME", "wg0"), ("tc", "command", "nccl", "x <y>"),
+                    ("tc", "param", "instance_type", "p3.2xlarge")]
