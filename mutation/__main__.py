@@ -30,6 +30,13 @@ def run_sql(args) -> int:
     mutants = everything
     if args.only:
         mutants = [m for m in mutants if fnmatch.fnmatch(m.file, args.only)]
+    if args.names:
+        wanted = {line.strip() for line in Path(args.names).read_text().splitlines() if line.strip()}
+        unknown = sorted(wanted - {m.name for m in mutants})
+        if unknown:
+            print(f"make mutate: {args.names}: no such mutant(s): {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        mutants = [m for m in mutants if m.name in wanted]
     if args.sample:
         mutants = sorted(random.Random(args.seed).sample(mutants, min(args.sample, len(mutants))),
                          key=lambda m: (m.file, m.offset))
@@ -37,12 +44,12 @@ def run_sql(args) -> int:
         for m in mutants:
             print(m.name)
         return 0
-    meta = {"sample": args.sample, "seed": args.seed, "only": args.only}
+    meta = {"sample": args.sample, "seed": args.seed, "only": args.only, "names": args.names}
     names = {m.name for m in everything}
     for stale in sorted(set(equivalents()) - names):
         print(f"mutation/sql_equivalents.txt: no such mutant any more (the file changed?): {stale}")
     try:
-        summary = run(mutants, args.workers, len(everything), meta,
+        summary = run(mutants, args.workers, len(everything) if args.sample else len(mutants), meta,
                       log=lambda line: print(line, flush=True))
     except HarnessError as exc:
         print(f"make mutate: {exc}", file=sys.stderr)
@@ -80,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     sql.add_argument("--sample", type=int, default=0, help="a random sample of this many mutants")
     sql.add_argument("--seed", type=int, default=0)
     sql.add_argument("--only", help="only the mutants of files matching this glob, e.g. 'sql/marts/*'")
+    sql.add_argument("--names", help="a file of mutant names, one a line (e.g. the survivors of a run)")
     sql.add_argument("--workers", type=int, default=2, help="pytest workers for each test run")
     sql.add_argument("--target", type=float, default=0.9, help="exit 1 below this score")
     sql.add_argument("--list", action="store_true", help="print the mutants, run nothing")
