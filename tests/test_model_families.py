@@ -136,6 +136,11 @@ def test_llama_70b_defaults_key_length_and_is_dense(con):
     # general.name as tests/gguf_headers.py writes it, not another key's text (the header also
     # holds general.architecture 'llama', which sorts after it)
     assert (k["model_name"], k["architecture"]) == ("fixture llama", "llama")
+    # the staging grain: one row a GGUF key (general.architecture, general.name and the 4 keys),
+    # each with the architecture its general.architecture names
+    rows = con.execute(f"select count(*), count(distinct key), list(distinct architecture) from "
+                       f"{q(campaign_schema('llama70b'))}.stg_deployment__gguf_metadata").fetchall()
+    assert rows == [(6, 6, ["llama"])]
     assert (k["key_length"], k["value_length"]) == (128, 128)      # 8192 / 64 heads
     assert not k["key_length_from_header"]
     assert (k["fa_layers"], k["swa_layers"], k["recurrent_layers"]) == (80, 0, 0)
