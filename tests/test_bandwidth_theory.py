@@ -364,3 +364,41 @@ def test_tp_over_pp_compares_formula_with_formula_and_measured_apart(con):
             assert measured_ratio == pytest.approx(tp / pp) and pp != pytest.approx(pp_formula)
         else:
             assert measured_ratio is None and pp == pytest.approx(pp_formula)
+
+
+@pytest.mark.parametrize("defaults, rows", [((True, False), 0), ((True, True), 1), ((False, False), 1)])
+def test_exactly_one_default_activation_type(defaults, rows):
+    (test,) = [t for t in discover_tests(SQL) if t.name == "assert_one_default_activation_dtype"]
+    con = duckdb.connect()
+    con.execute("create table ref_activation_dtypes (dtype varchar, label varchar, bytes_per_value int, "
+                "is_default boolean, source varchar)")
+    con.executemany("insert into ref_activation_dtypes values (?, ?, ?, ?, 's')",
+                    [("fp16", "fp16", 2, defaults[0]), ("int8", "int8", 1, defaults[1])])
+    assert len(run_test(con, test)) == rows
+
+
+def test_pp_formula_rows_are_the_grids_stage_counts_only(con):
+    # pipeline_grid.csv's pp_stages (2, 4, 8) and parallelism_params.csv's pp_stages (2); its
+    # micro_batches values (1, 4, 8, 16) are another dimension and must not become stage counts
+    got = {r[0] for r in con.execute("select distinct pp_stages from fct_bytes_per_token "
+                                     "where scheme = 'pp' and basis = 'formula'").fetchall()}
+    assert got == {2, 4, 8}
+
+
+def test_the_summary_counts_last_class_cells_as_the_red_ones(con):
+    # feasibility_thresholds.csv orders green, yellow, red: red is the last class, so each
+    # group's last_class_count is its red_count, and some group has cells of other classes
+    rows = con.execute("select cell_count, red_count, last_class_count, green_count + yellow_count "
+                       "from fct_feasibility_summary").fetchall()
+    assert all(last == red for _, red, last, _ in rows)
+    assert any(others > 0 for *_, others in rows) and any(red > 0 for _, red, _, _ in rows)
+
+
+def test_transfer_times_are_the_bits_over_the_usable_rate(con):
+    # a transfer's time and a token's: bytes x 8 bits over the class's usable bit/s
+    rows = con.execute("select bytes_per_transfer, bytes_per_token, usable_bits_per_s, transfer_s, "
+                       "token_transfer_s from fct_transfer_times").fetchall()
+    assert rows
+    for per_transfer, per_token, usable, transfer_s, token_s in rows:
+        assert transfer_s == pytest.approx(per_transfer * 8 / usable)
+        assert token_s == pytest.approx(per_token * 8 / usable)
