@@ -34,10 +34,12 @@ class Mutant:
     old: str
     new: str
     line: int
+    nth: int = 0       # 1, 2, … when one line has more than one mutant of the same name
 
     @property
     def name(self) -> str:
-        return f"{self.file}:{self.line}:{self.kind}:{self.old.strip()}->{self.new.strip()}"
+        base = f"{self.file}:{self.line}:{self.kind}:{self.old.strip()}->{self.new.strip()}"
+        return f"{base}#{self.nth}" if self.nth else base
 
     def apply(self, text: str) -> str:
         assert text[self.offset:self.offset + len(self.old)] == self.old, self.name
@@ -100,9 +102,22 @@ def mutants_of(rel: str, sql: str) -> list[Mutant]:
     return found
 
 
+def _numbered(found: list[Mutant]) -> list[Mutant]:
+    """Mutants whose names would be the same (two ``=`` on one line) numbered in file order."""
+    from collections import Counter
+    from dataclasses import replace
+    counts, seen, out = Counter(m.name for m in found), Counter(), []
+    for m in found:
+        if counts[m.name] > 1:
+            seen[m.name] += 1
+            m = replace(m, nth=seen[m.name])
+        out.append(m)
+    return out
+
+
 def discover(root: Path) -> list[Mutant]:
     out: list[Mutant] = []
     for path in sorted((root / "sql").rglob("*.sql")):
         rel = path.relative_to(root).as_posix()
-        out.extend(mutants_of(rel, path.read_text()))
+        out.extend(_numbered(mutants_of(rel, path.read_text())))
     return out

@@ -51,3 +51,14 @@ def test_every_shipped_mutant_still_parses():
     for m in mutants[::25]:        # a spread of files and kinds; parsing all takes a minute
         text = m.apply((root / m.file).read_text())
         con.extract_statements(text)
+
+
+def test_every_mutant_has_a_name_of_its_own(tmp_path):
+    # two '=' on one line would share a name: they are numbered in file order (#1, #2), so a
+    # survivor can be named and run again alone (python -m mutation sql --names)
+    (tmp_path / "sql").mkdir()
+    (tmp_path / "sql" / "m.sql").write_text("select * from a join b on a.x = b.x and a.y = b.y\n")
+    names = [m.name for m in discover(tmp_path) if m.kind == "compare"]
+    assert names == ["sql/m.sql:1:compare:=-><>#1", "sql/m.sql:1:compare:=-><>#2"]
+    every = [m.name for m in discover(Path(__file__).resolve().parent.parent)]
+    assert len(every) == len(set(every))
