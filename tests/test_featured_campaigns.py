@@ -46,3 +46,10 @@ def test_a_declared_campaign_without_the_slots_data_gives_way_to_the_newest_with
 def test_without_a_declaration_the_newest_candidate_is_shown():
     got = _slots({})
     assert got == {"deployment": ("d1", False, 1), "p2p_tc": ("t1", False, 1), "p2p_regions": ("r1", False, 1)}
+
+
+def test_a_campaign_declared_for_another_slot_is_not_declared_for_this_one():
+    # r1 declared for the tc slot only (where it does not qualify): the regions slot shows r1 as
+    # the newest candidate, not as declared
+    got = _slots({"p2p_tc": "r1"})
+    assert got["p2p_regions"] == ("r1", False, 1) and got["p2p_tc"] == ("t1", False, 1)
