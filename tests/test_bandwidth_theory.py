@@ -44,7 +44,7 @@ def theory_marts() -> list[str]:
     return list(pages.front_matter(PAGE)["marts"])
 
 
-def build(ref_dir: Path = REF) -> duckdb.DuckDBPyConnection:
+def build(ref_dir: Path = REF, fix_dir: Path = FIX) -> duckdb.DuckDBPyConnection:
     """Reference CSVs + the fixture §0 mart, then every model the theory marts need.
 
     Models whose table already exists (the fixture stand-in for the lead's §0 mart) are not
@@ -55,7 +55,7 @@ def build(ref_dir: Path = REF) -> duckdb.DuckDBPyConnection:
         reference.load(con, path)
     for stand_in in ("fct_deployment_constants", "fct_deployment_links"):   # the lead's §0 marts
         con.execute(f"create table {stand_in} as select * from read_csv(?, header=true)",
-                    [str(FIX / f"{stand_in}.csv")])
+                    [str(fix_dir / f"{stand_in}.csv")])
     existing = {r[0] for r in con.execute(
         "select table_name from information_schema.tables").fetchall()}
     by_name = sql_models()
@@ -402,3 +402,18 @@ def test_transfer_times_are_the_bits_over_the_usable_rate(con):
     for per_transfer, per_token, usable, transfer_s, token_s in rows:
         assert transfer_s == pytest.approx(per_transfer * 8 / usable)
         assert token_s == pytest.approx(per_token * 8 / usable)
+
+
+def test_the_busier_direction_is_whichever_carries_more(tmp_path):
+    # the fixture deployment sends 40,755.2 B a position head -> worker and 39,321.6 back; with
+    # the two swapped, worker -> head is the busier one and the model's wire bytes follow it:
+    # 40,755.2 / (5,120 x 2 B) = 3.98x the raw hidden state either way
+    fix = tmp_path / "fix"
+    shutil.copytree(FIX, fix)
+    edit_csv(fix / "fct_deployment_constants.csv", {"campaign": "qwen38-27b-pp"},
+             {"wire_bytes_per_position_head_to_worker": "39321.6",
+              "wire_bytes_per_position_worker_to_head": "40755.2"})
+    con = build(fix_dir=fix)
+    got = one(con, "select wire_bytes_per_position, wire_to_raw_ratio from dim_model_shapes "
+                   "where basis = 'measured'")
+    assert got == (pytest.approx(40755.2), pytest.approx(40755.2 / (5120 * 2)))
