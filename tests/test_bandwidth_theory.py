@@ -417,3 +417,20 @@ def test_the_busier_direction_is_whichever_carries_more(tmp_path):
     got = one(con, "select wire_bytes_per_position, wire_to_raw_ratio from dim_model_shapes "
                    "where basis = 'measured'")
     assert got == (pytest.approx(40755.2), pytest.approx(40755.2 / (5120 * 2)))
+
+
+@pytest.mark.parametrize("column, measured", [("iperf3_head_to_worker_bytes_per_s", 1),
+                                              ("iperf3_worker_to_head_bytes_per_s", 2)])
+def test_a_link_measured_in_one_direction_only_is_kept(tmp_path, column, measured):
+    # the 1 GbE link given one iperf3 run (110 MB/s), in either direction: it is listed, the
+    # other direction's fraction missing; 110e6 x 8 / (1e9 x 1448 / 1538) = 93.4 %
+    fix = tmp_path / "fix"
+    shutil.copytree(FIX, fix)
+    edit_csv(fix / "fct_deployment_links.csv", {"link_id": "gbe1_usb"}, {column: "110000000"})
+    con = build(fix_dir=fix)
+    rows = con.execute("select link_class, head_to_worker_usable_fraction, worker_to_head_usable_fraction "
+                       "from fct_link_measured_throughput order by link_class").fetchall()
+    expected = [None, None]
+    expected[measured - 1] = pytest.approx(110e6 * 8 / (1e9 * 1448 / 1538))
+    assert rows[0] == ("1gbe", *expected)
+    assert [r[0] for r in rows] == ["1gbe", "2.5gbe"]
