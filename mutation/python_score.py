@@ -12,11 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-KILLED = {1, 3}
-SURVIVED = {0}
-TIMEOUT = {-24, 24, 152, 255, 36}
-CRASHED = {-11, -9}
-NO_TESTS = {33}
+# mutmut's exit code -> the column it counts in (anything else: suspicious, skipped, … is alive)
+STATUS = {1: "killed", 3: "killed", 0: "survived", -24: "timeout", 24: "timeout", 152: "timeout",
+          255: "timeout", 36: "timeout", -11: "crashed", -9: "crashed", 33: "no_tests", None: "not_run"}
+FIELDS = ("killed", "survived", "timeout", "crashed", "no_tests", "not_run")
 
 
 @dataclass
@@ -31,11 +30,17 @@ class Score:
 
     @property
     def judged(self) -> int:
-        return self.killed + self.survived + self.timeout + self.crashed + self.no_tests
+        return sum(getattr(self, f) for f in FIELDS) - self.not_run
 
     @property
     def score(self) -> float | None:
         return self.killed / self.judged if self.judged else None
+
+    def add(self, field: str, n: int) -> None:
+        setattr(self, field, getattr(self, field) + n)
+
+    def row(self) -> str:
+        return " | ".join([self.module, *(str(getattr(self, f)) for f in FIELDS), f"{self.score:.0%}"])
 
 
 def scores(mutants: Path) -> list[Score]:
@@ -46,20 +51,7 @@ def scores(mutants: Path) -> list[Score]:
             continue
         s = Score(meta.relative_to(mutants).as_posix()[: -len(".meta")])
         for code, n in Counter(codes.values()).items():
-            if code in KILLED:
-                s.killed += n
-            elif code in SURVIVED:
-                s.survived += n
-            elif code in TIMEOUT:
-                s.timeout += n
-            elif code in CRASHED:
-                s.crashed += n
-            elif code in NO_TESTS:
-                s.no_tests += n
-            elif code is None:
-                s.not_run += n
-            else:                           # suspicious, skipped, …: alive
-                s.survived += n
+            s.add(STATUS.get(code, "survived"), n)
         out.append(s)
     return out
 
@@ -71,13 +63,11 @@ def report(mutants: Path) -> str:
     for s in rows:
         if not s.judged:
             continue
-        for f in ("killed", "survived", "timeout", "crashed", "no_tests", "not_run"):
-            setattr(total, f, getattr(total, f) + getattr(s, f))
-        lines.append(f"{s.module} | {s.killed} | {s.survived} | {s.timeout} | {s.crashed} | "
-                     f"{s.no_tests} | {s.not_run} | {s.score:.0%}" + (" (partly run)" if s.not_run else ""))
+        for f in FIELDS:
+            total.add(f, getattr(s, f))
+        lines.append(s.row() + (" (partly run)" if s.not_run else ""))
     if total.judged:
-        lines.append(f"{total.module} | {total.killed} | {total.survived} | {total.timeout} | "
-                     f"{total.crashed} | {total.no_tests} | {total.not_run} | {total.score:.0%}")
+        lines.append(total.row())
     unrun = [s.module for s in rows if not s.judged]
     if unrun:
         lines.append(f"not run yet: {', '.join(unrun)}")

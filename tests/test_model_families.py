@@ -27,6 +27,10 @@ from gguf_headers import write_header
 
 REPO = Path(__file__).resolve().parent.parent
 
+GEMMA2 = {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
+          "attention.head_count_kv": 8, "attention.key_length": 256, "attention.value_length": 256,
+          "attention.sliding_window": 4096}
+
 # name -> (architecture, GGUF keys without the arch prefix, env lines)
 CAMPAIGNS = {
     # Llama-3-70B shape: no key_length (llama.cpp: n_embd / n_head = 8192 / 64 = 128), no interval.
@@ -43,22 +47,13 @@ CAMPAIGNS = {
                           "attention.head_count_kv": 8, "expert_count": 8, "expert_used_count": 2},
                 ["TENSOR_SPLIT=1,1", "N_GPU_LAYERS=20", "CACHE_TYPE_K=q8_0", "CACHE_TYPE_V=q8_0"]),
     # gemma2: sliding window on the even layers (pattern 2, llama.cpp's default for the arch).
-    "gemma2": ("gemma2", {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
-                          "attention.head_count_kv": 8, "attention.key_length": 256,
-                          "attention.value_length": 256, "attention.sliding_window": 4096},
-               ["TENSOR_SPLIT=1,1"]),
+    "gemma2": ("gemma2", GEMMA2, ["TENSOR_SPLIT=1,1"]),
     # the gemma2 shape with its sliding-window layers' own K/V length stated
     # (attention.key_length_swa / value_length_swa, as llama.cpp reads them for any
     # architecture): once longer K and shorter V than the full layers, once the other way
-    "gemma2swa": ("gemma2", {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
-                             "attention.head_count_kv": 8, "attention.key_length": 256,
-                             "attention.value_length": 256, "attention.key_length_swa": 512,
-                             "attention.value_length_swa": 64, "attention.sliding_window": 4096},
+    "gemma2swa": ("gemma2", {**GEMMA2, "attention.key_length_swa": 512, "attention.value_length_swa": 64},
                   ["TENSOR_SPLIT=1,1"]),
-    "gemma2swb": ("gemma2", {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
-                             "attention.head_count_kv": 8, "attention.key_length": 256,
-                             "attention.value_length": 256, "attention.key_length_swa": 64,
-                             "attention.value_length_swa": 512, "attention.sliding_window": 4096},
+    "gemma2swb": ("gemma2", {**GEMMA2, "attention.key_length_swa": 64, "attention.value_length_swa": 512},
                   ["TENSOR_SPLIT=1,1"]),
     # an old qwen3next header, from before full_attention_interval existed: llama.cpp assumes 4.
     "qwen3next": ("qwen3next", {"embedding_length": 2048, "block_count": 48,

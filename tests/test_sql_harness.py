@@ -140,3 +140,16 @@ def test_an_equivalents_line_without_a_reason_is_refused(tmp_path):
     bad.write_text("# comment\nsql/x.sql:1:compare:<-><=\n")
     with pytest.raises(ValueError, match=r"eq.txt:2: expected '<mutant name><TAB><reason>'"):
         equivalents(bad)
+
+
+def test_the_python_score_counts_mutmuts_exit_codes(tmp_path):
+    import json
+
+    from mutation.python_score import report
+    meta = tmp_path / "pipeline" / "x.py.meta"
+    meta.parent.mkdir()
+    meta.write_text(json.dumps({"exit_code_by_key": {"a": 1, "b": 3, "c": 0, "d": -11, "e": 33,
+                                                     "f": None, "g": 35}}))
+    # killed 2 (exit 1, 3); survived 0 and suspicious 35: 2; crashed 1; no tests 1; not run 1;
+    # judged 6: 2 / 6 = 33 %
+    assert report(tmp_path).splitlines()[1] == "pipeline/x.py | 2 | 2 | 0 | 1 | 1 | 1 | 33% (partly run)"
