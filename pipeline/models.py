@@ -7,9 +7,7 @@ can be analysed before its inputs exist. CTE names are local and not upstreams.
 from __future__ import annotations
 
 import json
-import os
 import re
-import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -17,6 +15,7 @@ from pathlib import Path
 import duckdb
 
 from . import column_notes
+from .per_process import PerProcess
 
 LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -125,20 +124,18 @@ def referenced_tables_in_order(sql: str, path: Path | str = "<sql>") -> tuple[st
     return _referenced_tables(sql, str(path))
 
 
-_PARSER: tuple[int, duckdb.DuckDBPyConnection] | None = None
-_PARSER_LOCK = threading.Lock()
+# Parsing needs no data: one in-memory database serves every parse (opening one per file cost
+# ~30 ms each at start-up), a database per process (pipeline/per_process.py: safe across fork).
+_PARSER = PerProcess()
 
 
 @lru_cache(maxsize=2048)
 def _parse_tree(sql: str) -> str:
-    # Parsing needs no data: one in-memory connection serves every parse (opening one per
-    # file cost ~30 ms each at start-up), guarded for threads, and opened again in a forked
-    # child (a DuckDB database is not usable across fork: its threads stay in the parent).
-    global _PARSER
-    with _PARSER_LOCK:
-        if _PARSER is None or _PARSER[0] != os.getpid():
-            _PARSER = (os.getpid(), duckdb.connect())
-        return _PARSER[1].execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
+    cur = _PARSER.get().cursor()    # a cursor per parse: safe from several threads
+    try:
+        return cur.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
+    finally:
+        cur.close()
 
 
 @lru_cache(maxsize=2048)

@@ -3,27 +3,27 @@ warehouse (writing one raw file's Parquet, reading the store's footers).
 
 Opening a DuckDB database costs about 40 ms; a cursor on an open one (its own connection, with
 its own temporary tables) well under 1 ms, which matters for a build that writes hundreds of
-small Parquet files. One database per process (re-made in a forked child). Settings that are
+small Parquet files. One database per process (pipeline/per_process.py: a forked child opens
+its own and leaves the inherited one alone). Settings that are
 global to a database (``memory_limit``, ``disabled_optimizers``) are not changed here: a parse
 that needs them opens its own database.
 """
 from __future__ import annotations
 
-import os
-import threading
-
 import duckdb
 
-_lock = threading.Lock()
-_db: tuple[int, duckdb.DuckDBPyConnection] | None = None
+from .per_process import PerProcess
+
+
+def _open() -> duckdb.DuckDBPyConnection:
+    db = duckdb.connect()
+    db.execute("set enable_progress_bar = false")
+    return db
+
+
+DATABASE = PerProcess(_open)
 
 
 def cursor() -> duckdb.DuckDBPyConnection:
     """A fresh connection to this process's scratch database; close it when done."""
-    global _db
-    with _lock:
-        if _db is None or _db[0] != os.getpid():
-            db = duckdb.connect()
-            db.execute("set enable_progress_bar = false")
-            _db = (os.getpid(), db)
-        return _db[1].cursor()
+    return DATABASE.get().cursor()
