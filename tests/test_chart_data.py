@@ -263,3 +263,73 @@ def test_the_utilisation_lanes_draw_transmit_share_not_receive():
         [(1.0, round(sx(0.5), 1)), (1.0, round(sx(0.52), 1))]
     # and the 0.1 of received traffic is drawn nowhere
     assert not re.search(r"10 %", svg)
+
+
+def _narrow_cells(svg: str) -> dict[tuple[str, str], tuple[str, str, str | None]]:
+    """(receiver, sender) -> (label, fill, text ink) in the phone layout: sender names written
+    upwards (rotated) above their columns, receiver names right-aligned left of their rows."""
+    texts = _elements(svg, "text")
+    rects = [r for r in _elements(svg, "rect") if r.get("stroke") == "#ffffff"]
+    out = {}
+    for r in rects:
+        x, y, w, h = (float(r[k]) for k in ("x", "y", "width", "height"))
+        (sender,) = [t["text"] for t in texts if "rotate(-90" in t.get("transform", "")
+                     and abs(float(t["x"]) - (x + w / 2 + 4)) < 0.06]
+        (receiver,) = [t["text"] for t in texts if t.get("text-anchor") == "end"
+                       and abs(float(t["y"]) - (y + h / 2 + 4)) < 0.06]
+        (label,) = [t for t in texts if abs(float(t["x"]) - (x + w / 2)) < 0.06
+                    and abs(float(t["y"]) - (y + h / 2 + 4)) < 0.06]
+        out[(receiver, sender)] = (label["text"], r["fill"], label.get("fill"))
+    return out
+
+
+def test_the_phone_layout_of_a_matrix_puts_each_pair_in_its_own_cell(matrix):
+    con, delay, bw = matrix
+    # the phone's bandwidth cells say Gbit/s without the unit (it is in the title)
+    for chart, values, fmt in ((p2p.delay_matrix, delay, lambda s: f"{s * 1e3:.0f}"),
+                               (p2p.bandwidth_matrix, bw, lambda b: f"{b / 1e9:.2f}")):
+        svg = chart(con, narrow=True)
+        assert ET.fromstring(svg).get("width") == "340"           # NARROW: three regions fit
+        cells = _narrow_cells(svg)
+        wide = _cells(chart(con))
+        assert set(cells) == {(r, s) for r in "abc" for s in "abc"}
+        for (receiver, sender), v in values.items():
+            label, fill, _ = cells[(receiver, sender)]
+            assert label == ("—" if v is None else fmt(v)), (receiver, sender)
+            assert fill == wide[(receiver, sender)][1]            # the same shade as at full width
+        assert all(cells[(r, r)][:2] == ("·", "#d9d9d9") for r in "abc")
+
+
+def test_a_cells_text_turns_white_only_past_55_percent_of_the_scale():
+    # delays of 10 .. 30 units of 1/1024 s (exact in binary, so the place on the scale is too):
+    # (v - 10) / 20 is exactly 0.55 for 21 units (stays black), 0.6 for 22 (white), 1 for 30
+    # (white), 0 for 10 (black). Labels: 21/1024 s = 20.5 ms -> "21", 22/1024 = 21.5 -> "21",
+    # 30/1024 = 29.3 -> "29", 10/1024 = 9.8 -> "10"
+    con = duckdb.connect()
+    u = 1 / 1024
+    rows = [("a", 1, "a", 1, True, None), ("a", 1, "b", 2, False, 21 * u),
+            ("b", 2, "a", 1, False, 22 * u), ("b", 2, "b", 2, True, None),
+            ("c", 3, "a", 1, False, 30 * u), ("c", 3, "b", 2, False, 10 * u),
+            ("a", 1, "c", 3, False, None), ("b", 2, "c", 3, False, None), ("c", 3, "c", 3, True, None)]
+    _table(con, "fct_p2p_region_matrix", "receiver_name varchar, receiver_order int, sender_name varchar, "
+           "sender_order int, is_diagonal boolean, rtt_avg_s double", rows)
+    cells = _narrow_cells(p2p.delay_matrix(con, narrow=True))
+    assert cells[("a", "b")][::2] == ("21", "#000000")
+    assert cells[("b", "a")][::2] == ("21", "#ffffff")
+    assert cells[("c", "a")][::2] == ("29", "#ffffff")
+    assert cells[("c", "b")][::2] == ("10", "#000000")
+    assert cells[("a", "c")] == ("—", "none", None)
+
+
+def test_a_matrix_of_one_measured_value_is_shaded_mid_scale():
+    # lo == hi: no scale to place it on; it takes the middle shade (0.5), black text
+    con = duckdb.connect()
+    rows = [("a", 1, "a", 1, True, None), ("a", 1, "b", 2, False, 0.015),
+            ("b", 2, "a", 1, False, None), ("b", 2, "b", 2, True, None)]
+    _table(con, "fct_p2p_region_matrix", "receiver_name varchar, receiver_order int, sender_name varchar, "
+           "sender_order int, is_diagonal boolean, rtt_avg_s double", rows)
+    cells = _narrow_cells(p2p.delay_matrix(con, narrow=True))
+    assert cells[("a", "b")][0] == "15" and cells[("a", "b")][2] == "#000000"
+    # DELAY_PALETTE's middle, by hand: (254 + 127) / 2 = 190.5 -> 190 (Python rounds half to
+    # even), (237 + 39) / 2 = 138, (222 + 4) / 2 = 113
+    assert cells[("a", "b")][1] == "#be8a71"
