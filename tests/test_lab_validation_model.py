@@ -3,6 +3,7 @@ is calibrated per series on its fastest run and predicts the others by swapping 
 time; every expected number is worked by hand next to its assertion."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -144,3 +145,128 @@ def test_the_time_charts_are_drawn_in_milliseconds(con):
     # 100), where seconds would top at 0.5
     ticks = re.findall(r'text-anchor="end"[^>]*>([^<]+)</text>', svg)
     assert ticks == ["0", "100", "200", "300", "400", "500"]
+
+
+# --- the chart on a hand-made validation table -------------------------------------------
+
+def _validation_table(rows):
+    con = duckdb.connect()
+    con.execute("create table fct_lab_rpc_validation (series varchar, campaign varchar, "
+                "quantity varchar, tcp_bits_per_s double, measured double, predicted double)")
+    con.executemany("insert into fct_lab_rpc_validation values (?, ?, ?, ?, ?, ?)", rows)
+    return con
+
+
+VALIDATION = [
+    # series s: three runs a decade apart (8, 80, 800 Mbit/s)
+    ("s", "s1", "prefill", 8e6, 100.0, 110.0),
+    ("s", "s2", "prefill", 80e6, 300.0, 290.0),
+    ("s", "s3", "prefill", 800e6, 400.0, 400.0),
+    ("s", "s2", "decode step", 80e6, 0.9, 0.8),            # another quantity: not on this chart
+    ("s", "s4", "prefill", None, 999.0, 999.0),            # no TCP rate: no x, not drawn
+    # series t: one run, not predicted
+    ("t<&>", "t1", "prefill", 80e6, 50.0, None),        # a name to escape
+]
+
+
+def _points(svg: str) -> dict[str, list[tuple[float, float]]]:
+    groups = re.findall(r'<g data-series="([^"]+)">(.*?)</g>', svg, re.S)
+    return {name: [tuple(map(float, p)) for p in re.findall(r'translate\(([\d.]+) ([\d.]+)\)', body)]
+            for name, body in groups}
+
+
+def _axes(svg: str):
+    """The chart's own scales, read from its tick labels: x of a rate (log), y of a value."""
+    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)</text>', svg)
+    yticks = {float(label): float(y) - 4 for x, y, anchor, label in texts
+              if anchor == "end" and re.fullmatch(r"[\d.]+", label)}
+    base, top_value = yticks[0.0], max(yticks)
+    xaxis_y = max(float(y) for _, y, a, label in texts if a == "middle" and re.fullmatch(r"\d+", label))
+    xticks = {float(label): float(x) for x, y, a, label in texts
+              if a == "middle" and float(y) == xaxis_y}
+    (a, xa), (b, xb) = min(xticks.items()), max(xticks.items())
+    sx = lambda mbit: xa + (xb - xa) * math.log10(mbit / a) / math.log10(b / a)   # noqa: E731
+    sy = lambda v: base - (base - yticks[top_value]) * v / top_value          # noqa: E731
+    return sx, sy, sorted(yticks), sorted(xticks)
+
+
+def test_the_validation_chart_draws_each_runs_values_at_its_rate():
+    from pipeline.charts.lab_validation import validation
+    svg = validation(_validation_table(VALIDATION), "prefill", "T", "prefill (tok/s)")
+    sx, sy, yticks, xticks = _axes(svg)
+    # values up to 400: the axis tops at 500 (_nice: 5 steps of 100), ticks every 100
+    assert yticks == [0.0, 100.0, 200.0, 300.0, 400.0, 500.0]
+    # rates 8 .. 800 Mbit/s padded by 8 % of the two decades each side: 5.5 .. 1156 Mbit/s,
+    # so the 1-2-5 ticks from 10 to 1000
+    assert xticks == [10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+    points = _points(svg)
+    assert list(points) == ["predicted, s", "measured, s", "predicted, t&lt;&amp;&gt;",
+                            "measured, t&lt;&amp;&gt;"]
+    want = {"predicted, s": [(8, 110), (80, 290), (800, 400)],
+            "measured, s": [(8, 100), (80, 300), (800, 400)],
+            "predicted, t&lt;&amp;&gt;": [], "measured, t&lt;&amp;&gt;": [(80, 50)]}
+    for name, expected in want.items():
+        assert len(points[name]) == len(expected), name
+        for (x, y), (mbit, v) in zip(points[name], expected):
+            assert abs(x - sx(mbit)) < 0.15 and abs(y - sy(v)) < 0.15, (name, mbit, v)
+    # predicted points joined by a dashed line; a series with one or no prediction has none
+    assert svg.count("<polyline") == 1
+    # measured filled, predicted hollow, each series in its own colour; the legend says which
+    marks = dict(re.findall(r'<g data-series="([^"]+)">\s*(?:<polyline[^>]*>\s*)?<path[^>]*fill="(#\w+)"', svg))
+    assert marks == {"predicted, s": "#ffffff", "measured, s": "#1f77b4",
+                     "measured, t&lt;&amp;&gt;": "#ff7f0e"}
+    legend = re.findall(r'data-legend="1"[^>]*/>\s*<text[^>]*>([^<]*)</text>', svg)
+    assert legend == list(points)
+
+
+def test_the_phone_chart_has_a_tick_a_decade_and_the_legend_under_the_plot():
+    from pipeline.charts.lab_validation import validation
+    svg = validation(_validation_table(VALIDATION), "prefill", "T", "prefill (tok/s)", narrow=True)
+    sx, sy, _, xticks = _axes(svg)
+    assert xticks == [10.0, 100.0, 1000.0]
+    assert re.search(r'<svg[^>]*width="340"', svg)
+    points = _points(svg)
+    for (x, y), (mbit, v) in zip(points["measured, s"], [(8, 100), (80, 300), (800, 400)]):
+        assert abs(x - sx(mbit)) < 0.15 and abs(y - sy(v)) < 0.15
+    # the legend's markers one a line under the plot, at the same x
+    legend = [tuple(map(float, m)) for m in re.findall(
+        r'data-legend="1" transform="translate\(([\d.]+) ([\d.]+)\)', svg)]
+    assert len(legend) == 4 and len({x for x, _ in legend}) == 1
+    assert [b - a for (_, a), (_, b) in zip(legend, legend[1:])] == [16.0, 16.0, 16.0]
+    assert min(y for _, y in legend) > sy(0)
+
+
+def test_a_quantity_in_seconds_is_drawn_in_milliseconds_by_its_scale():
+    from pipeline.charts.lab_validation import validation
+    svg = validation(_validation_table(VALIDATION), "decode step", "T", "ms", 1e3)
+    sx, sy, _, _ = _axes(svg)
+    points = _points(svg)
+    assert list(points) == ["predicted, s", "measured, s"]
+    (px, py), (mx, my) = points["predicted, s"][0], points["measured, s"][0]
+    assert abs(py - sy(800)) < 0.15 and abs(my - sy(900)) < 0.15 and px == mx
+    # 0.9 s measured -> 900 ms, 0.8 s predicted -> 800 ms: the axis tops at 1000 (_nice(900))
+    ticks = re.findall(r'text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    assert ticks == ["0", "200", "400", "600", "800", "1000"]
+
+
+def test_no_run_with_a_rate_draws_empty_axes():
+    from pipeline.charts.lab_validation import validation
+    svg = validation(_validation_table([("s", "s4", "prefill", None, 1.0, 1.0)]), "prefill", "T", "y")
+    assert _points(svg) == {} and "<polyline" not in svg
+    # the default decade 10 .. 1000 Mbit/s, padded half a decade: ticks 10 to 1000 (1-2-5)
+    assert _axes(svg)[3] == [10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+
+
+def test_a_series_with_one_prediction_has_no_line():
+    from pipeline.charts.lab_validation import validation
+    svg = validation(_validation_table([("s", "a", "prefill", 8e6, 10.0, 12.0),
+                                        ("s", "b", "prefill", 80e6, 20.0, None)]), "prefill", "T", "y")
+    assert len(_points(svg)["predicted, s"]) == 1 and "<polyline" not in svg
+
+
+def test_decade_ticks_include_both_ends():
+    from pipeline.charts.lab_validation import _decade_ticks
+    assert _decade_ticks(10, 1000) == [10, 20, 50, 100, 200, 500, 1000]
+    assert _decade_ticks(10, 1000, (1,)) == [10, 100, 1000]
+    assert _decade_ticks(2, 4.9) == [2]
+    assert _decade_ticks(0.5, 0.5) == [0.5]
