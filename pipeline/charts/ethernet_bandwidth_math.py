@@ -188,7 +188,9 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
     lo, hi = math.log10(rates[0]), math.log10(rates[-1])
     pad = (hi - lo) * 0.08 or 0.5
     lo, hi = lo - pad, hi + pad
-    ys = [r["predicted_tokens_per_s"] for r in rows] + [r["measured_tokens_per_s"] for r in rows]
+    # a missing prediction or measurement is not drawn (never a neighbour's value in its place)
+    ys = [v for r in rows for v in (r["predicted_tokens_per_s"], r["measured_tokens_per_s"])
+          if v is not None]
     ymax = _nice(max(ys, default=1.0) or 1.0)
     sx = lambda b: left + pw * (math.log10(b) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                        # noqa: E731
@@ -206,16 +208,18 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
     legend = []
     for i, c in enumerate(campaigns):
         crows = [r for r in rows if r["campaign"] == c]
+        predicted = [r for r in crows if r["predicted_tokens_per_s"] is not None]
         color = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b"][i % 4]
         pts = " ".join(f"{_f(sx(r['line_rate_bits_per_s']))},{_f(sy(r['predicted_tokens_per_s']))}"
-                       for r in crows)
-        body.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
-        for r in crows:
+                       for r in predicted)
+        if len(predicted) > 1:
+            body.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
+        for r in predicted:
             x, y = sx(r["line_rate_bits_per_s"]), sy(r["predicted_tokens_per_s"])
             body.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="4" fill="{color}"/>')
             body.append(_text(x, y - 10, f"{r['predicted_tokens_per_s']:.0f}"))
         for r in crows:
-            if r["is_measured"]:
+            if r["is_measured"] and r["measured_tokens_per_s"] is not None:
                 x, y = sx(r["line_rate_bits_per_s"]), sy(r["measured_tokens_per_s"])
                 body.append(f'<path d="M {_f(x)} {_f(y - 8)} L {_f(x + 8)} {_f(y)} L {_f(x)} {_f(y + 8)} '
                             f'L {_f(x - 8)} {_f(y)} Z" fill="none" stroke="{MEASURED}" stroke-width="2"/>')
