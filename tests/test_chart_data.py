@@ -3,6 +3,7 @@ numbers and compared with the mart rows they were drawn from (hand-made marts, s
 values are the fixture's own, not the chart code's)."""
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -333,3 +334,84 @@ def test_a_matrix_of_one_measured_value_is_shaded_mid_scale():
     # DELAY_PALETTE's middle, by hand: (254 + 127) / 2 = 190.5 -> 190 (Python rounds half to
     # even), (237 + 39) / 2 = 138, (222 + 4) / 2 = 113
     assert cells[("a", "b")][1] == "#be8a71"
+
+
+def _prefill_tables(con, ubatch_tokens=512.0, prefill_tps=2048.0):
+    # head: tx 80 % from 0.1 to 0.3 s of a 2 s prefill; worker: tx 40 % from 1.0 to 1.5 s.
+    # A ubatch: 512 tokens / 2048 tok/s = 0.25 s, so the close-up spans 4 x 0.25 = 1 s.
+    _table(con, "fct_netdev_utilisation", "campaign varchar, window_kind varchar, host varchar, "
+           "link_id varchar, interface varchar, start_s double, end_s double, tx_line_rate_fraction double, "
+           "rx_line_rate_fraction double, window_s double",
+           [("c", "prefill", "h", "l", "eth0", 0.0, 0.1, 0.0, 0.0, 2.0),
+            ("c", "prefill", "h", "l", "eth0", 0.1, 0.3, 0.8, 0.0, 2.0),
+            ("c", "prefill", "h", "l", "eth0", 0.3, 2.0, 0.0, 0.0, 2.0),
+            ("c", "prefill", "w", "l", "eth0", 0.0, 1.0, 0.0, 0.0, 2.0),
+            ("c", "prefill", "w", "l", "eth0", 1.0, 1.5, 0.4, 0.0, 2.0),
+            ("c", "prefill", "w", "l", "eth0", 1.5, 2.0, 0.0, 0.0, 2.0),
+            ("c", "kv_snapshot", "h", "l", "eth0", 0.0, 0.5, 0.9, 0.0, 0.5)])
+    _table(con, "fct_deployment_constants", "campaign varchar, head_host varchar, worker_host varchar, "
+           "model_name varchar, ubatch_tokens double, prefill_tokens_per_s double",
+           [("c", "h", "w", "m", ubatch_tokens, prefill_tps)])
+    _table(con, "fct_deployment_links", "campaign varchar, link_id varchar, label varchar", [("c", "l", "LAN")])
+
+
+def _lanes(svg: str) -> list[dict]:
+    """Each lane, top to bottom: its label, its plateaus (share, start x, end x) and the x of
+    its axis ticks by their labels."""
+    texts = _elements(svg, "text")
+    polys = _elements(svg, "polygon")
+    grids = sorted({float(l["y1"]) for l in _elements(svg, "line") if l.get("stroke") == "#dddddd"})
+    lanes = []
+    for k, poly in enumerate(polys):
+        top, base = grids[3 * k], grids[3 * k + 2]
+        pts = [tuple(map(float, p.split(","))) for p in poly["points"].split()]
+        high = [(round((base - y) / (base - top), 2), x) for x, y in pts if y < base - 0.05]
+        lanes.append({"fill": poly["fill"], "plateaus": high, "top": top, "base": base})
+    return lanes, texts
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_prefill_chart_adds_a_close_up_of_the_first_four_ubatches(narrow):
+    con = duckdb.connect()
+    _prefill_tables(con)
+    svg = ebm.prefill_utilisation(con, narrow=narrow)
+    lanes, texts = _lanes(svg)
+    # the whole prefill (head, worker), then the close-up (head, worker): only prefill rows
+    assert [l["fill"] for l in lanes] == [ebm.HEAD, ebm.WORKER, ebm.HEAD, ebm.WORKER]
+    assert [p for p, _ in lanes[0]["plateaus"]] == [0.8, 0.8]
+    assert [p for p, _ in lanes[1]["plateaus"]] == [0.4, 0.4]
+    assert [p for p, _ in lanes[2]["plateaus"]] == [0.8, 0.8]
+    assert lanes[3]["plateaus"] == []                    # the worker sends after the first second
+    # the close-up's x scale is 0 .. 1 s: the head's burst 0.1 .. 0.3 s is 10 % .. 30 % across,
+    # twice as wide a share of the lane as in the 0 .. 2 s view
+    (a, xa), (_, xb) = lanes[0]["plateaus"]
+    (_, za), (_, zb) = lanes[2]["plateaus"]
+    assert math.isclose((zb - za) / (xb - xa), 2.0, rel_tol=0.01)
+    words = [t["text"] for t in texts]
+    assert "close-up: the first 4 ubatches (250 ms each), seconds since the prefill started" in \
+        " ".join(words)
+    assert "m (c), LAN link, interface eth0; shaded: the measured window" in " ".join(words)
+    ticks = [w for w in words if re.fullmatch(r"[\d.]+", w or "")]
+    # _step: at most 10 ticks of 1/2/5 x 10^n. Full width: 2 s -> 0.2, 1 s -> 0.1. A phone
+    # steps as for twice the span: 4 s -> 0.5 (0.1 and 0.2 give 40 and 20), 2 s -> 0.2
+    if narrow:
+        assert ticks == ["0", "0.5", "1", "1.5", "2", "0", "0.2", "0.4", "0.6", "0.8", "1"]
+    else:
+        assert ticks == ["0", "0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4", "1.6", "1.8", "2",
+                         "0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+
+
+def test_without_a_prefill_rate_there_is_no_close_up():
+    con = duckdb.connect()
+    _prefill_tables(con, prefill_tps=None)
+    lanes, texts = _lanes(ebm.prefill_utilisation(con))
+    assert len(lanes) == 2 and not any("close-up" in (t["text"] or "") for t in texts)
+
+
+def test_no_window_in_the_data_says_so():
+    con = duckdb.connect()
+    _prefill_tables(con)
+    con.execute("delete from fct_netdev_utilisation")
+    for narrow in (False, True):
+        svg = ebm.prefill_utilisation(con, narrow=narrow)
+        assert "no measured window in the data" in svg and "<polygon" not in svg
