@@ -147,3 +147,48 @@ def test_a_line_duckdb_cannot_read_in_a_later_range_is_named_by_its_line(tmp_pat
         _in_ranges(path, monkeypatch)
     assert exc.value.line == 70
     assert ("error", exc.value.line, str(exc.value)) == whole
+
+
+# --- cut and count_lines on exact byte layouts ---------------------------------------------
+
+def test_cut_points_worked_by_hand(tmp_path):
+    path = tmp_path / "c"
+    path.write_bytes(b"@ 1\nx\n@ 2\ny\n@ 3\nz\n")            # three 6-byte records, 18 bytes
+    # 3 parts: nominal cuts at 6 and 12, each searched from the byte before it for "\n@"
+    assert byte_ranges.cut(path, 3, b"@") == [(0, 6), (6, 12), (12, 18)]
+    # 2 parts: the cut at 9 is inside the second record: the next "@" line starts at 12
+    assert byte_ranges.cut(path, 2, b"@") == [(0, 12), (12, 18)]
+    # more parts than records: the cuts that find no later "@" line are dropped
+    assert byte_ranges.cut(path, 6, b"@") == [(0, 6), (6, 12), (12, 18)]
+    assert byte_ranges.cut(path, 1, b"@") == [(0, 18)]
+
+
+def test_a_marker_found_across_the_search_windows_edge(tmp_path):
+    # 200,000 bytes, 2 parts: the search starts at 200000 // 2 - 1 = 99,999 and reads 65,536
+    # bytes plus the needle's 2, so "\n@" at 99,999 + 65,535 (its "@" in the overlap) is found
+    # by the first window; a window without the overlap would split the needle and miss it
+    size, start = 200_000, 99_999 + 65_535
+    data = b"@ 1\n" + b"x" * (start - 4) + b"\n@ 2\n"
+    data += b"y" * (size - len(data) - 1) + b"\n"
+    path = tmp_path / "c"
+    path.write_bytes(data)
+    assert len(data) == size and data[start:start + 2] == b"\n@"
+    assert byte_ranges.cut(path, 2, b"@") == [(0, start + 1), (start + 1, size)]
+
+
+def test_a_marker_several_windows_after_the_cut(tmp_path):
+    data = b"@ 1\n" + b"x" * 300_000 + b"\n@ 2\nq\n"               # the "@" at 300,005
+    path = tmp_path / "c"
+    path.write_bytes(data)
+    assert byte_ranges.cut(path, 2, b"@") == [(0, 300_005), (300_005, len(data))]
+
+
+def test_count_lines_across_read_blocks(tmp_path):
+    n = 1_500_000                                                  # 3 MB: three 1 MiB blocks
+    path = tmp_path / "c"
+    path.write_bytes(b"a\n" * n)
+    # newlines at the odd offsets 1, 3, …, 2n - 1
+    assert byte_ranges.count_lines(path, 0, 2 * n) == n
+    assert byte_ranges.count_lines(path, 1, 2 * n - 1) == n - 1      # [1, 2n - 1): 1 … 2n - 3
+    assert byte_ranges.count_lines(path, 2, 2) == 0
+    assert byte_ranges.count_lines(path, 0, 2 * n + 100) == n        # past the end: stops
