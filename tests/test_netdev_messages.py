@@ -48,3 +48,38 @@ def test_a_line_one_byte_under_the_limit_is_read(tmp_path):
     rows = netdev.parse(path)
     eth9 = rows[rows.interface == "eth9"]
     assert list(eth9[["rx_bytes", "tx_bytes", "source_line"]].itertuples(index=False, name=None)) == [(1, 9, 7)]
+
+
+# --- why a line was written as a bad row: every branch of _problem, and what _found shows ---
+
+SIXTEEN = " ".join(str(n) for n in range(16))
+
+
+@pytest.mark.parametrize("line, after_sample, problem", [
+    ("@ soon", True, "bad_sample"),
+    ("# a header after the first sample", True, "late_header"),
+    ("garbage without a colon", True, "unknown_line"),
+    ("Inter-|   Receive", False, "before_sample"),           # column titles before any sample
+    ("  face |bytes    packets", False, "before_sample"),
+    ("eth 0: " + SIXTEEN, True, "unknown_line"),             # a name with a blank
+    ("eth\t0: " + SIXTEEN, True, "unknown_line"),
+    ("   : " + SIXTEEN, True, "unknown_line"),               # no name at all
+    ("eth0: " + SIXTEEN, False, "before_sample"),            # an interface before any '@' line
+    ("eth0: 1 2 3", True, "field_count"),
+    ("eth0: " + SIXTEEN + " 16", True, "field_count"),
+    ("eth0: " + SIXTEEN.replace("7", "x"), True, "non_numeric"),
+    ("eth0: " + SIXTEEN.replace("7", "-7"), True, "non_numeric"),
+    ("eth0: " + SIXTEEN.replace("7", str(2 ** 64)), True, "overflow"),
+])
+def test_each_kind_of_bad_line_is_told_apart(line, after_sample, problem):
+    from pipeline.ingest.netdev import _problem
+    assert _problem(line, after_sample) == problem
+
+
+def test_what_a_bad_line_is_shown_as():
+    from pipeline.ingest.netdev import _found
+    assert _found("field_count", "  eth0: 1 2 3  ") == "3 fields in 'eth0: 1 2 3'"
+    assert _found("non_numeric", "eth0: 1 x2 3") == "'x2' in 'eth0: 1 x2 3'"
+    assert _found("bad_sample", "@ soon\n") == "'@ soon'"
+    long = "z" * 150
+    assert _found("unknown_line", long) == repr("z" * 100)        # at most 100 characters
