@@ -14,8 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import column_notes
-from .per_process import PerProcess
+from . import column_notes, scratch
 
 LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -124,14 +123,11 @@ def referenced_tables_in_order(sql: str, path: Path | str = "<sql>") -> tuple[st
     return _referenced_tables(sql, str(path))
 
 
-# Parsing needs no data: one in-memory database serves every parse (opening one per file cost
-# ~30 ms each at start-up), a database per process (pipeline/per_process.py: safe across fork).
-_PARSER = PerProcess()
-
-
 @lru_cache(maxsize=2048)
 def _parse_tree(sql: str) -> str:
-    cur = _PARSER.get().cursor()    # a cursor per parse: safe from several threads
+    # Parsing needs no data: a cursor of the process's scratch database (opening a database per
+    # file cost ~30 ms each at start-up; pipeline/scratch.py is safe across fork and threads)
+    cur = scratch.cursor()
     try:
         return cur.execute("select json_serialize_sql(?)", [sql]).fetchall()[0][0]
     finally:

@@ -91,11 +91,11 @@ def test_a_model_replaces_the_view_of_its_name_that_a_scope_change_left(tmp_path
 
 def test_a_forked_child_parses_sql_on_its_own_connection():
     # a DuckDB database does not survive fork (its threads stay in the parent): a child opens
-    # its own parser database and leaves the parent's alone (pipeline/per_process.py)
+    # its own scratch database to parse on and leaves the parent's alone (pipeline/per_process.py)
     import os
     import signal
 
-    from pipeline import models
+    from pipeline import models, scratch
     models._parse_tree("select 1 as parent")
     pid = os.fork()
     if pid == 0:                                        # the child: report by exit status only
@@ -103,7 +103,7 @@ def test_a_forked_child_parses_sql_on_its_own_connection():
             signal.alarm(20)                            # a hung child dies of SIGALRM
             models._parse_tree.cache_clear()
             models._parse_tree("select 2 as child")
-            os._exit(0 if len(models._PARSER.inherited) == 1 else 3)
+            os._exit(0 if len(scratch.DATABASE.inherited) == 1 else 3)
         except BaseException:  # noqa: BLE001 - any failure is the child's exit status
             os._exit(4)
     _, status = os.waitpid(pid, 0)

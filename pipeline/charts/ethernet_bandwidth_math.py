@@ -210,9 +210,9 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
         crows = [r for r in rows if r["campaign"] == c]
         predicted = [r for r in crows if r["predicted_tokens_per_s"] is not None]
         color = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b"][i % 4]
-        pts = " ".join(f"{_f(sx(r['line_rate_bits_per_s']))},{_f(sy(r['predicted_tokens_per_s']))}"
-                       for r in predicted)
         if len(predicted) > 1:
+            pts = " ".join(f"{_f(sx(r['line_rate_bits_per_s']))},{_f(sy(r['predicted_tokens_per_s']))}"
+                           for r in predicted)
             body.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
         for r in predicted:
             x, y = sx(r["line_rate_bits_per_s"]), sy(r["predicted_tokens_per_s"])
