@@ -207,6 +207,25 @@ def test_the_delay_chart_draws_each_backends_median_times():
         assert marks == {styles[g.get("data-series")]}
 
 
+def test_the_cap_chart_draws_each_backends_median_times_against_the_cap_in_gbit():
+    con = duckdb.connect()
+    mib = 2**20
+    # (backend, size, delay, cap, time): only uncapped-delay rows with a cap are drawn
+    rows = [("nccl", 4 * mib, 0.0, 1e9, 0.036), ("nccl", 4 * mib, 0.0, 5e9, 0.010),
+            ("gloo", 4 * mib, None, 1e9, 0.041), ("gloo", 4 * mib, 0.0, 2.5e9, 0.022),
+            ("gloo", 4 * mib, 0.010, 2.5e9, 0.090),       # a delay too: not on this chart
+            ("gloo", 4 * mib, 0.050, None, 0.300)]        # no cap: the delay chart's
+    _table(con, "fct_p2p_tc_times", "backend varchar, size_bytes bigint, tc_delay_s double, "
+           "tc_rate_bits_per_s double, median_time_s double", rows)
+    for narrow in (False, True):
+        series = _series(p2p.time_vs_cap(con, narrow=narrow))
+        # x = cap / 1e9 (Gbit/s), y = time x 1e3 (ms); the x axis tops at the largest cap, 5
+        assert series == {
+            "NCCL 4 MiB": [pytest.approx((1.0, 36.0), abs=0.05), pytest.approx((5.0, 10.0), abs=0.05)],
+            "Gloo 4 MiB": [pytest.approx((1.0, 41.0), abs=0.05), pytest.approx((2.5, 22.0), abs=0.05)],
+        }
+
+
 def test_series_differ_by_marker_shape_not_by_colour_alone():
     con = duckdb.connect()
     mib = 2**20

@@ -314,8 +314,14 @@ def feasibility_heatmap(con, narrow: bool = False) -> str:
     title = "Feasibility: share of the link's usable TCP rate each workload needs"
     if narrow:
         return _feasibility_narrow(cells, classes, row_keys, rates, links, by_key, title)
-    cw, ch, left, top, group_gap = 66, 22, 260, 78, 12
-    width = left + cw * len(col_keys) + group_gap * max(len(rates) - 1, 0) + 20
+    # a column is 66 px, wider when a rate's header would not fit over its few columns
+    header_px = max((len(f"{t:g} tok/s per sequence") * CHAR_PX for t in rates), default=0.0)
+    cw = max(66, math.ceil((header_px + 8) / max(len(links), 1)))
+    ch, left, top, group_gap = 22, 260, 78, 12
+    note = "cell text: % of the usable rate"
+    lx = left + 110 * len(classes)
+    width = max(left + cw * len(col_keys) + group_gap * max(len(rates) - 1, 0) + 20,
+                math.ceil(lx + 10 + len(note) * CHAR_PX + 8))
     body = [_text(width / 2, 18, title, extra=' font-weight="bold"')]
     col_x = {}
     for j, (t, l) in enumerate(col_keys):
@@ -338,8 +344,7 @@ def feasibility_heatmap(con, narrow: bool = False) -> str:
             body += _feasibility_cell(by_key.get((key, ck)), col_x[ck], y, cw, ch)
         y += ch
     body += _feasibility_legend(classes, left, y + 22, 110)
-    lx = left + 110 * len(classes)
-    body.append(_text(lx + 10, y + 31, "cell text: % of the usable rate", anchor="start",
+    body.append(_text(lx + 10, y + 31, note, anchor="start",
                       extra=' fill="#555555"'))
     return _svg(width, int(y + 50), title, body)
 

@@ -6,6 +6,7 @@ no timestamps, every coordinate printed with fixed decimals, rows in SQL order).
 """
 from __future__ import annotations
 
+import math
 from html import escape
 
 from . import Chart
@@ -123,12 +124,20 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
             body.append(_text(x, top - 20, name, anchor="start",
                               extra=f' transform="rotate(-90 {_f(x)} {_f(top - 20)})"'))
     else:
-        cw, ch, left, top = 70, 26, 90, 70
-        width = max(left + cw * n + 20, 360)
+        # long names: the row names widen the margin (right of the turned "receiver" label);
+        # a column name wraps at 64 px, its longest word widening every column
+        longest = max((len(nm) for nm in names), default=0) * CHAR_PX
+        left = max(90, math.ceil(longest + 30))
+        heads = [_wrap(nm, 64) for nm in names]
+        cw = max(70, math.ceil(max((len(w) for h in heads for w in h), default=0) * CHAR_PX + 6))
+        ch, top = 26, 70 + 12 * (max((len(h) for h in heads), default=1) - 1)
+        # wide enough for the grid and for the title on one line
+        width = max(left + cw * n + 20, 360, math.ceil(len(title) * CHAR_PX + 16))
         body = [_text(width / 2, 18, title, extra=' font-weight="bold"'),
                 _text(left + cw * n / 2, 36, "sender (Region 2)")]
-        for j, name in enumerate(names):
-            body.append(_text(left + cw * j + cw / 2, top - 8, name))
+        for j, head in enumerate(heads):
+            for k, line in enumerate(head):
+                body.append(_text(left + cw * j + cw / 2, top - 8 - 12 * (len(head) - 1 - k), line))
     height = top + ch * n + 62
     if not narrow:
         body.append(_text(14, top + ch * n / 2, "receiver (Region 1)",
@@ -209,7 +218,6 @@ def _frame(title: str, width: int, height: int, left: int, top: int, pw: int, ph
 
 def _nice(top: float) -> float:
     """The smallest 1/2/2.5/5 x 10^n step x 5 at or above top, so the 5 ticks are round numbers."""
-    import math
     base = 10 ** math.floor(math.log10(top / 5))
     return next(m * base * 5 for m in (1, 2, 2.5, 5, 10) if m * base * 5 >= top)
 

@@ -1,0 +1,66 @@
+"""Every chart, at full width and on a phone, is readable: drawn on hand-made marts and checked
+by ``svg_layout.problems`` (elements inside the canvas, no label over another, ticks at their
+grid lines and evenly spaced, marks inside the plot, the legend and the axis labels outside it,
+the title centred and equal to the SVG's <title>)."""
+from __future__ import annotations
+
+import pytest
+
+import chart_marts
+import svg_layout
+from pipeline.charts import discover_charts
+
+CHARTS = discover_charts()
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = chart_marts.every_mart()
+    yield con
+    con.close()
+
+
+@pytest.mark.parametrize("chart", CHARTS, ids=[c.name for c in CHARTS])
+@pytest.mark.parametrize("narrow", [False, True], ids=["full", "phone"])
+def test_every_chart_is_readable(con, chart, narrow):
+    svg = chart.narrow(con) if narrow else chart.render(con)
+    assert svg_layout.problems(svg) == []
+
+
+@pytest.mark.parametrize("chart", CHARTS, ids=[c.name for c in CHARTS])
+def test_the_phone_variant_is_at_most_340_px_wide(con, chart):
+    import xml.etree.ElementTree as ET
+    assert int(ET.fromstring(chart.narrow(con)).get("width")) <= 340
+
+
+def test_a_matrix_of_long_names_is_readable_on_a_phone():
+    import duckdb
+    con = duckdb.connect()
+    chart_marts.region_matrix(con, ("Frankfurt am Main", "North Virginia us-east-1", "Sao Paulo",
+                                    "Singapore", "Tokyo"))
+    from pipeline.charts import point_to_point as p2p
+    for draw in (p2p.delay_matrix, p2p.bandwidth_matrix):
+        for narrow in (False, True):
+            assert svg_layout.problems(draw(con, narrow=narrow)) == [], (draw.__name__, narrow)
+
+
+def test_every_chart_module_is_found_in_module_order():
+    from pipeline.charts import ethernet_bandwidth_math, lab_validation, point_to_point
+    want = [c.name for m in (ethernet_bandwidth_math, lab_validation, point_to_point)
+            for c in m.CHARTS]
+    assert [c.name for c in discover_charts()] == want and len(want) == 11
+
+
+def test_two_charts_of_one_name_are_refused_by_name(monkeypatch):
+    from pipeline.charts import lab_validation, point_to_point
+    monkeypatch.setattr(point_to_point, "CHARTS", [*point_to_point.CHARTS, lab_validation.CHARTS[0],
+                                                   point_to_point.CHARTS[0]])
+    with pytest.raises(RuntimeError, match=r"^two charts share the name\(s\) "
+                       r"ebm_lab_validation_prefill, p2p_delay_matrix$"):
+        discover_charts()
+
+
+def test_a_chart_file_and_its_phone_variant_land_in_the_pages_folder():
+    chart = next(c for c in discover_charts() if c.name == "p2p_delay_matrix")
+    assert chart.path("p2p/aws") == "p2p/aws/delay-matrix.svg"
+    assert chart.narrow_file == "delay-matrix-narrow.svg"
