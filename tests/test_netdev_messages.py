@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from pipeline.ingest import netdev
@@ -83,3 +84,46 @@ def test_what_a_bad_line_is_shown_as():
     assert _found("bad_sample", "@ soon\n") == "'@ soon'"
     long = "z" * 150
     assert _found("unknown_line", long) == repr("z" * 100)        # at most 100 characters
+
+
+# --- how a DuckDB read error becomes the ParseError (netdev._unreadable, on its own) ------------
+
+def _read_error(tmp_path, message: str, offset: int = 0, text: str = "Inter-|\n"):
+    from pipeline.ingest.netdev import _unreadable
+    p = tmp_path / "cap.txt"
+    p.write_text(text)
+    return p, _unreadable(p, duckdb.InvalidInputException(message), offset)
+
+
+def test_duckdbs_line_is_moved_by_the_ranges_offset_and_its_original_line_quoted(tmp_path):
+    original = "x" * 150
+    p, err = _read_error(tmp_path, "Invalid Input Error: CSV Error on Line: 7 in a range\n"
+                         f"Original Line: {original}  \nmore", offset=100)
+    # line 7 of a range that starts after 100 lines of the file: line 107; 100 characters shown
+    assert str(err) == (f"{p}:107: expected a /proc/net/dev capture (text lines), found "
+                        f"{'x' * 100!r}, which DuckDB could not read as one text column")
+
+
+def test_without_an_original_line_duckdbs_first_line_is_shown_up_to_on_line(tmp_path):
+    head = "Invalid Input Error: " + "y" * 250
+    p, err = _read_error(tmp_path, f"{head} on Line: 12 of it\nsecond line")
+    # " on Line: " and what follows are left out, at most 200 characters; the line is unknown
+    # (only "CSV Error on Line: " gives one)
+    assert (err.line, err.found, err.expected) == (None, head[:200], "a /proc/net/dev capture (text lines)")
+    assert str(err).startswith(f"{p}: expected")
+
+
+def test_a_csv_error_without_a_number_has_no_line(tmp_path):
+    _, err = _read_error(tmp_path, "Invalid Input Error: CSV Error on Line: unknown\n"
+                         "Original Line: abc", offset=5)
+    assert (err.line, err.found) == (None, "'abc', which DuckDB could not read as one text column")
+
+
+def test_the_first_line_too_long_for_duckdb_is_named_even_at_exactly_the_limit(tmp_path):
+    from pipeline.ingest.netdev import LINE_LIMIT_BYTES
+    # 500,000 four-byte characters: exactly 2,000,000 bytes in exactly LIMIT // 4 characters
+    at_limit = "\U0001F600" * (LINE_LIMIT_BYTES // 4)
+    p, err = _read_error(tmp_path, "Invalid Input Error: CSV Error on Line: 1",
+                         text=f"Inter-|\n{at_limit}\n{'z' * LINE_LIMIT_BYTES}\n")
+    assert (err.line, err.found) == (2, f"{at_limit[:60]!r}… (2,000,000 bytes; DuckDB reads "
+                                        f"lines shorter than 2,000,000)")
