@@ -80,6 +80,9 @@ WHAT_IF = [
     ("c1", "25 GbE", 2.5e10, False, 450.0, 380.5, 3),
     ("c2", "1 GbE", 1e9, True, 50.0, 48.0, 1), ("c2", "10 GbE", 1e10, False, 60.0, 48.0, 2),
     ("c2", "25 GbE", 2.5e10, False, 61.0, 48.0, 3),
+    # a third and a fourth campaign, so each of the four campaign colours is drawn
+    ("c3", "1 GbE", 1e9, False, 20.0, None, 1), ("c3", "10 GbE", 1e10, False, 30.0, None, 2),
+    ("c4", "1 GbE", 1e9, False, 150.0, None, 1), ("c4", "25 GbE", 2.5e10, False, 200.0, None, 3),
 ]
 
 

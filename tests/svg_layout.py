@@ -87,6 +87,12 @@ def _path_points(el) -> list[tuple[float, float]]:
     return pts
 
 
+def _centre(el):
+    """A marker's centre (its translate), or None."""
+    m = re.fullmatch(r"translate\((\S+) (\S+)\)", el.get("transform") or "")
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
 def shape_points(el) -> list[tuple[float, float]]:
     tag = el.tag[len(NS):]
     g = lambda k: float(el.get(k, 0))    # noqa: E731
@@ -120,9 +126,18 @@ def _canvas(root, out) -> tuple[float, float]:
     return float(w), float(h)
 
 
+# every attribute the house style uses (SVG's names are case-sensitive: "FILL" is ignored)
+ATTRIBUTES = {"xmlns", "width", "height", "viewBox", "role", "x", "y", "x1", "y1", "x2", "y2",
+              "cx", "cy", "r", "d", "points", "transform", "fill", "fill-opacity", "stroke",
+              "stroke-width", "stroke-dasharray", "text-anchor", "font-family", "font-size",
+              "font-weight", "data-series", "data-legend"}
+
+
 def _attributes(root, out) -> None:
     for el in root.iter():
         tag = el.tag[len(NS):]
+        for k in sorted(set(el.attrib) - ATTRIBUTES):
+            out.append(f"<{tag}> has an attribute {k!r} SVG does not know")
         for k in ("fill", "stroke"):
             v = el.get(k)
             if v is not None and not COLOUR.fullmatch(v):
@@ -242,7 +257,7 @@ def _framed(root, texts, box, out) -> None:
     pairs = [(t["x"] - left, float(t["s"])) for t in xticks]
     if any(not left - TOL <= t["x"] <= right + TOL for t in xticks):
         out.append("an x tick is outside the plot's width")
-    if not (_linear(pairs) or _log_affine(pairs)):
+    if len(pairs) > 1 and not (_linear(pairs) or _log_affine(pairs)):
         out.append(f"the x ticks {[t['s'] for t in xticks]} are not evenly spaced")
     plot = (left, top, right, base)
     for g in root.iter(NS + "g"):
@@ -252,6 +267,16 @@ def _framed(root, texts, box, out) -> None:
     for el in [*root.iter(NS + "circle"), *root.iter(NS + "polyline")]:
         if not all(_inside((x, y, x, y), plot, tol=4.3) for x, y in shape_points(el)):
             out.append(f"a <{el.tag[len(NS):]}> of the data is outside the plot")
+    # the axes are scaled to the data: its marks spread over most of the plot's width (a log
+    # axis pads 8 % each side) and the highest reaches above the plot's middle (a round top
+    # tick is at most twice the largest value)
+    marks = [m for g in root.iter(NS + "g") for el in g for m in [_centre(el)] if m] + \
+        [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(NS + "circle")]
+    xs = {round(x, 1) for x, _ in marks}
+    if len(xs) > 1 and max(xs) - min(xs) < 0.8 * (right - left):
+        out.append(f"the marks span {min(xs):g}..{max(xs):g} of the plot's {left:g}..{right:g}")
+    if marks and base - min(y for _, y in marks) < 0.5 * (base - top) - TOL:
+        out.append("the highest mark is below the plot's middle: the y axis is not scaled to it")
     for el in root.iter():
         if el.get("data-legend") or (el.tag == NS + "rect" and el.get("width") == "14"):
             (x0, y0), (x1, y1) = shape_points(el)[0], shape_points(el)[-1]

@@ -64,3 +64,41 @@ def test_a_chart_file_and_its_phone_variant_land_in_the_pages_folder():
     chart = next(c for c in discover_charts() if c.name == "p2p_delay_matrix")
     assert chart.path("p2p/aws") == "p2p/aws/delay-matrix.svg"
     assert chart.narrow_file == "delay-matrix-narrow.svg"
+
+
+DATA_MARKS = ("polygon", "circle", "path", "rect")
+
+
+def _data_marks(svg: str) -> int:
+    """Elements that draw a measured value: lanes, prediction dots, series markers (not the
+    legend's), heatmap cells holding a value."""
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(svg)
+    ns = svg_layout.NS
+    n = len(root.findall(f".//{ns}polygon")) + len(root.findall(f".//{ns}circle"))
+    n += sum(1 for g in root.iter(ns + "g") for _ in g.iter(ns + "path"))
+    n += sum(1 for r in root.iter(ns + "rect") if r.get("stroke") == "#ffffff"
+             and r.get("fill") not in ("none", "#d9d9d9"))
+    return n
+
+
+@pytest.mark.parametrize("chart", CHARTS, ids=[c.name for c in CHARTS])
+def test_every_chart_draws_its_marts_rows(con, chart):
+    assert _data_marks(chart.render(con)) > 0 and _data_marks(chart.narrow(con)) > 0
+
+
+@pytest.fixture(scope="module")
+def empty():
+    """Every mart with its columns and no row."""
+    con = chart_marts.every_mart()
+    for (table,) in con.execute("select table_name from information_schema.tables").fetchall():
+        con.execute(f'delete from "{table}"')
+    yield con
+    con.close()
+
+
+@pytest.mark.parametrize("chart", CHARTS, ids=[c.name for c in CHARTS])
+@pytest.mark.parametrize("narrow", [False, True], ids=["full", "phone"])
+def test_every_chart_of_empty_marts_is_drawn_empty_and_readable(empty, chart, narrow):
+    svg = chart.narrow(empty) if narrow else chart.render(empty)
+    assert svg_layout.problems(svg) == [] and _data_marks(svg) == 0

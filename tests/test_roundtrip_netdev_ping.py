@@ -202,7 +202,7 @@ def other_pings(draw):
         lo, avg, hi = (t // 1000 for t in (lo, avg, hi))           # whole ms
         lines = [f"Pinging {ip} with 32 bytes of data:", *[f"Reply from {ip}: bytes=32 time={lo}ms TTL=64"
                                                               for _ in range(min(received, 3))],
-                 *[f"Reply from 10.0.0.1: Destination host unreachable." for _ in range(unreachable)],
+                 *["Reply from 10.0.0.1: Destination host unreachable." for _ in range(unreachable)],
                  "", f"Ping statistics for {ip}:"]
         shown = received + unreachable
         lines.append(f"    Packets: Sent = {sent}, Received = {shown}, Lost = {sent - shown} "

@@ -146,15 +146,17 @@ def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
             body += ticks
             y += lane_h + gap + used
         top = y + 10
-    height = int(top + (40 if not campaigns else 0))
+    if not campaigns:
+        height = int(top + 40)
+        body.append(_text(width / 2, height / 2, "no measured window in the data"))
+        return _svg(width, height, title, body)
+    height = int(top)
     if narrow:      # no room for a label up the side: it goes under the title
         body.append(_text(width / 2, y_title + 16, "lanes: transmit rate, % of negotiated line rate",
                           extra=' fill="#555555"'))
     else:
         body.append(_text(16, height / 2, "transmit rate, % of negotiated line rate",
                           extra=f' transform="rotate(-90 16 {_f(height / 2)})"'))
-    if not campaigns:
-        body.append(_text(width / 2, height / 2, "no measured window in the data"))
     return _svg(width, height, title, body)
 
 
@@ -195,7 +197,7 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
     sx = lambda b: left + pw * (math.log10(b) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                        # noqa: E731
     body = _frame(title, width, height, left, top, pw, ph, "link line rate (Gbit/s, log scale)",
-                  "prefill (tok/s)", ymax, sy, ytick=lambda v: f"{v:.0f}", xlabel_gap=10,
+                  "prefill (tok/s)", ymax, sy, xlabel_gap=10,
                   xlabel_y=top + ph + 46)
     labels = {}
     for r in rows:

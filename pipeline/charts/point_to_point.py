@@ -26,6 +26,13 @@ def _f(x: float) -> str:
     return f"{x:.1f}"
 
 
+def _tick(v: float) -> str:
+    """A tick value as written: up to 6 significant digits, so 0.5 and 0.04 stay themselves
+    (whole numbers only would label 0, 0.5, 1 as 0, 0, 1) and float noise (0.30000000000000004)
+    is not shown."""
+    return f"{v:.6g}"
+
+
 def _svg(width: int, height: int, title: str, body: list[str]) -> str:
     return "\n".join([
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -110,6 +117,11 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
     values = [c["v"] for c in cells if c["v"] is not None and not c["is_diagonal"]]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     n = len(names)
+    if n == 0:          # nothing measured: the title and a note, no empty axes
+        width = NARROW if narrow else 360
+        body, y = _title(width, 18, title)
+        body.append(_text(width / 2, y + 40, "no measured pair of regions in the data"))
+        return _svg(width, int(y + 62), title, body)
     if narrow:
         ch, left = 26, 80
         cw = min(40.0, max(24.0, (NARROW - left - 4) / max(n, 1)))
@@ -198,7 +210,7 @@ def bandwidth_matrix(con, narrow: bool = False) -> str:
 
 # --------------------------------------------------------------------------------- line charts
 def _frame(title: str, width: int, height: int, left: int, top: int, pw: int, ph: int,
-           xlabel: str, ylabel: str, ymax: float, sy, ytick=lambda v: f"{v:g}",
+           xlabel: str, ylabel: str, ymax: float, sy, ytick=_tick,
            xlabel_gap: int = 12, xlabel_y: float | None = None) -> list[str]:
     """Title (wrapped to the width), both axes, their labels and five horizontal grid lines
     with y tick labels. ``xlabel_y`` places the x label (default: xlabel_gap above the bottom)."""
@@ -270,8 +282,8 @@ def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, 
             _text(16, top + ph / 2, ylabel, extra=f' transform="rotate(-90 16 {_f(top + ph / 2)})"')]
     for k in range(6):
         xv, yv = xmax * k / 5, ymax * k / 5
-        body.append(_text(sx(xv), top + ph + 16, f"{xv:g}" if xv == int(xv) else f"{xv:.1f}"))
-        body.append(_text(left - 6, sy(yv) + 4, f"{yv:.0f}", anchor="end"))
+        body.append(_text(sx(xv), top + ph + 16, _tick(xv)))
+        body.append(_text(left - 6, sy(yv) + 4, _tick(yv), anchor="end"))
         body.append(f'<line x1="{left}" y1="{_f(sy(yv))}" x2="{left + pw}" y2="{_f(sy(yv))}" '
                     f'stroke="#eeeeee"/>')
     for idx, points in fits:
