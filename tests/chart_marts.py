@@ -82,7 +82,8 @@ WHAT_IF = [
     ("c2", "25 GbE", 2.5e10, False, 61.0, 48.0, 3),
     # a third and a fourth campaign, so each of the four campaign colours is drawn
     ("c3", "1 GbE", 1e9, False, 20.0, None, 1), ("c3", "10 GbE", 1e10, False, 30.0, None, 2),
-    ("c4", "1 GbE", 1e9, False, 150.0, None, 1), ("c4", "25 GbE", 2.5e10, False, 200.0, None, 3),
+    # c4's 350 at 25 GbE would sit on c1's "measured 380.5" note: it moves under its point
+    ("c4", "1 GbE", 1e9, False, 300.0, None, 1), ("c4", "25 GbE", 2.5e10, False, 350.0, None, 3),
 ]
 
 

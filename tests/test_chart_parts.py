@@ -113,3 +113,20 @@ def test_a_private_module_or_one_without_charts_adds_nothing(tmp_path, monkeypat
         sys.modules.pop("pipeline.charts.aaa_no_charts", None)
     # "_private" sorts before every other module: skipping it must not end the search
     assert len(names) == 11 and names[0] == "ebm_prefill_utilisation"
+
+
+# --- value labels that take turns ------------------------------------------------------------
+
+def test_a_label_takes_the_first_free_place():
+    from pipeline.charts.labels import Placer, text_box
+    placer = Placer([(0.0, 100.0, 200.0, 120.0)])          # the tick labels' strip
+    # "abc" is 3 x 6.4 = 19.2 px wide, 11 px tall
+    assert text_box("abc", 50.0, 20.0, "middle") == pytest.approx((40.4, 11.5, 59.6, 22.5))
+    assert placer.place("abc", [(50.0, 20.0, "middle"), (50.0, 40.0, "middle")]) == (50.0, 20.0, "middle")
+    # the same place again is taken: the next candidate
+    assert placer.place("abd", [(50.0, 20.0, "middle"), (50.0, 40.0, "middle")]) == (50.0, 40.0, "middle")
+    # boxes that only touch do not overlap: "x" ends at 59.6 + 6.4 = 66.0 where the next starts
+    assert placer.place("x", [(59.6, 20.0, "start")]) == (59.6, 20.0, "start")
+    assert placer.place("y", [(66.0, 20.0, "start")]) == (66.0, 20.0, "start")
+    # nothing free (the strip, then the first label): the first candidate all the same
+    assert placer.place("abc", [(50.0, 110.0, "middle"), (50.0, 20.0, "end")]) == (50.0, 110.0, "middle")

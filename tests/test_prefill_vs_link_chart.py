@@ -127,3 +127,17 @@ def test_no_rows_draw_the_frame_and_legend_only(con):
     root, texts, _, yticks, _, circles = _read(prefill_vs_link(con))
     assert circles == [] and list(root.iter(SVG + "polyline")) == []
     assert [t["text"] for t in texts if (t["text"] or "").startswith("measured (")] == ["measured (journal)"]
+
+
+def test_a_value_label_that_would_cover_another_moves_under_its_point():
+    import chart_marts
+    con = duckdb.connect()
+    chart_marts.what_if(con)
+    root = ET.fromstring(prefill_vs_link(con))
+    texts = {t.text: (float(t.get("x")), float(t.get("y"))) for t in root.iter(SVG + "text")}
+    circles = [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(SVG + "circle")]
+    # c1's 450 at 25 GbE stays above its point; c4's 350 at 25 GbE, placed after c1's
+    # "measured 380.5" note (18 px under the 10 GbE mark, running right), would cover it: it
+    # goes 18 px under its own point
+    (x450, y450), (x350, y350) = texts["450"], texts["350"]
+    assert (x450, y450 + 10) in circles and (x350, y350 - 18) in circles

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from . import Chart
+from .labels import Placer
 from .point_to_point import CHAR_PX, NARROW, _f, _frame, _nice, _rows, _svg, _text, _title, _wrap
 
 HEAD, WORKER, MEASURED = "#1f77b4", "#ff7f0e", "#d62728"
@@ -208,6 +209,9 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
         body.append(_text(sx(b), top + ph + 16, f"{b / 1e9:g}"))
         body.append(_text(sx(b), top + ph + 29, label, extra=' fill="#555555"'))
     legend = []
+    # the value labels of several campaigns take turns: a later one moves to its next place
+    # rather than covering an earlier one or the tick labels under the plot
+    labels = Placer([(0.0, top + ph, width, height)])
     for i, c in enumerate(campaigns):
         crows = [r for r in rows if r["campaign"] == c]
         predicted = [r for r in crows if r["predicted_tokens_per_s"] is not None]
@@ -219,17 +223,21 @@ def prefill_vs_link(con, narrow: bool = False) -> str:
         for r in predicted:
             x, y = sx(r["line_rate_bits_per_s"]), sy(r["predicted_tokens_per_s"])
             body.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="4" fill="{color}"/>')
-            body.append(_text(x, y - 10, f"{r['predicted_tokens_per_s']:.0f}"))
+            value = f"{r['predicted_tokens_per_s']:.0f}"
+            lx, ly, anchor = labels.place(value, [(x, y - 10, "middle"), (x, y + 18, "middle")])
+            body.append(_text(lx, ly, value, anchor=anchor))
         for r in crows:
             if r["is_measured"] and r["measured_tokens_per_s"] is not None:
                 x, y = sx(r["line_rate_bits_per_s"]), sy(r["measured_tokens_per_s"])
                 body.append(f'<path d="M {_f(x)} {_f(y - 8)} L {_f(x + 8)} {_f(y)} L {_f(x)} {_f(y + 8)} '
                             f'L {_f(x - 8)} {_f(y)} Z" fill="none" stroke="{MEASURED}" stroke-width="2"/>')
                 note = f"measured {r['measured_tokens_per_s']:.1f}"
-                # right of the mark, or left of it when that would run past the plot's edge
+                # right of the mark, or left of it when that would run past the plot's edge;
+                # under it, or a line lower, or above it, whichever is free
                 fits = x + 12 + len(note) * CHAR_PX <= width - 4
-                body.append(_text(x + 12 if fits else x - 12, y + 18, note,
-                                  anchor="start" if fits else "end", extra=f' fill="{MEASURED}"'))
+                nx, anchor = (x + 12, "start") if fits else (x - 12, "end")
+                _, ny, _ = labels.place(note, [(nx, y + dy, anchor) for dy in (18, 31, -12)])
+                body.append(_text(nx, ny, note, anchor=anchor, extra=f' fill="{MEASURED}"'))
         legend.append((color, f"predicted, {c}"))
     lx = 12 if narrow else left + pw + 16
     body += _legend(lx, legend_top, legend)
