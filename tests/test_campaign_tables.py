@@ -105,3 +105,14 @@ def test_an_empty_campaign_folder_writes_a_file_table_without_rows(tmp_path):
     names = [r[0] for r in con.execute(f"describe select * from read_parquet('{path}')").fetchall()]
     assert names == ["source_file", "campaign", "format", "manifest_status", "reason", "context",
                      "size_bytes", "sha256"]
+
+
+def test_the_frames_have_the_raw_tables_columns_in_order_even_when_empty(tmp_path):
+    from pipeline.ingest.campaign_tables import campaign_frame, files_frame
+    from pipeline.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
+    scan = _campaign(tmp_path / "raw_data", files={})
+    assert list(campaign_frame(scan).columns) == list(CAMPAIGN_COLUMNS)
+    scan = _campaign(tmp_path / "raw_data", name="p2", manifest=None, files={})
+    # a folder of no data file: no row, and still every column (the Parquet file's schema)
+    frame = files_frame(scan)
+    assert len(frame) == 0 and list(frame.columns) == list(FILE_COLUMNS)
