@@ -39,7 +39,7 @@ OWN_DATA = ["tests/test_boundaries.py", "tests/test_netdev_intervals.py", "tests
             "tests/test_asset_checks.py", "tests/test_pp_verdict_model.py",
             "tests/test_lab_validation_model.py", "tests/test_model_families.py",
             "tests/test_featured_campaigns.py",
-            "tests/test_chart_data.py"]
+            "tests/test_chart_data.py", "tests/test_what_if_model.py", "tests/test_gguf_keys_check.py"]
 BUILT = ["tests/test_end_to_end.py", "tests/test_point_to_point_page.py",
          "tests/test_ethernet_charts.py", "tests/test_figure_keys.py", "tests/test_lab_campaigns.py",
          "tests/test_column_notes.py", "tests/test_narrow_charts.py"]
