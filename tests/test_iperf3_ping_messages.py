@@ -5,6 +5,7 @@ file after a blank line, the Windows echo count."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -175,3 +176,12 @@ def test_windows_without_its_summary_is_told_at_the_header(tmp_path):
     assert _message(ping.parse, p) == (
         f"{p}:2: expected the 'Packets: Sent = …' summary of ping.exe, found none (the run was "
         "interrupted?)")
+
+
+def test_text_jc_cannot_read_is_refused_with_jcs_own_error(tmp_path):
+    p = tmp_path / "p.txt"
+    # a summary under a first line that is no PING header: jc's parser fails on it
+    p.write_text("hello world\n1 packets transmitted, 1 received, 0% packet loss, time 0ms\n")
+    message = _message(ping.parse, p)
+    assert re.fullmatch(rf"{re.escape(str(p))}:1: expected ping output jc can read, found "
+                        r"[A-Z]\w+Error: .+", message), message
