@@ -125,8 +125,15 @@ def test_a_label_takes_the_first_free_place():
     assert placer.place("abc", [(50.0, 20.0, "middle"), (50.0, 40.0, "middle")]) == (50.0, 20.0, "middle")
     # the same place again is taken: the next candidate
     assert placer.place("abd", [(50.0, 20.0, "middle"), (50.0, 40.0, "middle")]) == (50.0, 40.0, "middle")
-    # boxes that only touch do not overlap: "x" ends at 59.6 + 6.4 = 66.0 where the next starts
-    assert placer.place("x", [(59.6, 20.0, "start")]) == (59.6, 20.0, "start")
-    assert placer.place("y", [(66.0, 20.0, "start")]) == (66.0, 20.0, "start")
+    assert text_box("abc", 50.0, 20.0, "end") == pytest.approx((30.8, 11.5, 50.0, 22.5))
+    assert text_box("abc", 50.0, 20.0, "start") == pytest.approx((50.0, 11.5, 69.2, 22.5))
+    # boxes that only touch do not overlap: "aaaaa" is 5 x 6.4 = 32 px from 300 to 332; the
+    # next starts at 332, one under it starts where it ends (22.5), one left of it ends at 300
+    far = (0.0, 90.0, "start")
+    assert placer.place("aaaaa", [(300.0, 20.0, "start"), far]) == (300.0, 20.0, "start")
+    assert placer.place("bbbbb", [(332.0, 20.0, "start"), far]) == (332.0, 20.0, "start")
+    assert placer.place("ccccc", [(300.0, 31.0, "start"), far]) == (300.0, 31.0, "start")
+    assert placer.place("ddddd", [(300.0, 9.0, "start"), far]) == (300.0, 9.0, "start")
+    assert placer.place("eeeee", [(300.0, 42.0, "end"), far]) == (300.0, 42.0, "end")
     # nothing free (the strip, then the first label): the first candidate all the same
     assert placer.place("abc", [(50.0, 110.0, "middle"), (50.0, 20.0, "end")]) == (50.0, 110.0, "middle")

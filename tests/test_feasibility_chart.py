@@ -134,3 +134,26 @@ def test_a_missing_row_of_the_mart_is_a_missing_cell_not_a_neighbours_value(con)
     expected = {**EXPECTED, ("Model two", 20.0, "10 GbE"): ("—", "none")}
     assert _wide_cells(ebm.feasibility_heatmap(con)) == expected
     assert _narrow_cells(ebm.feasibility_heatmap(con, narrow=True)) == expected
+
+
+def test_rows_of_one_model_and_scheme_are_together_and_groups_apart(con):
+    # a second scheme for model one: its row starts a new group (16 px further), while the two
+    # batch sizes of a scheme stay 22 px (one row) apart
+    con.execute("insert into fct_link_feasibility select model, model_label, model_sort_order, "
+                "scheme, scheme_label, 4, tokens_per_s, link_class, link_label, link_sort_order, "
+                "usable_share_fraction, feasibility_label, feasibility_sort_order "
+                "from fct_link_feasibility where model = 'model one'")
+    con.execute("insert into fct_link_feasibility select model, model_label, model_sort_order, "
+                "'zp', 'ZP', batch_size, tokens_per_s, link_class, link_label, link_sort_order, "
+                "usable_share_fraction, feasibility_label, feasibility_sort_order "
+                "from fct_link_feasibility where model = 'model one' and batch_size = 1")
+    texts = _texts(ET.fromstring(ebm.feasibility_heatmap(con)))
+    rows = sorted(((float(t["y"]), t["text"]) for t in texts if t.get("text-anchor") == "end"
+                   and ", batch " in (t["text"] or "")))
+    assert [r for _, r in rows] == ["Model one, TP, batch 1", "Model one, TP, batch 4",
+                                    "Model one, ZP, batch 1", "Model two, TP, batch 1"]
+    assert [b - a for (a, _), (b, _) in zip(rows, rows[1:])] == [22.0, 38.0, 38.0]
+    # on a phone, each model's name once, above its rows, in every rate's block
+    narrow = _texts(ET.fromstring(ebm.feasibility_heatmap(con, narrow=True)))
+    names = [t["text"] for t in narrow if t.get("font-weight") == "bold" and t.get("text-anchor") == "start"]
+    assert names == ["Model one", "Model two"] * 2

@@ -89,6 +89,11 @@ def test_the_measured_run_is_marked_at_its_own_value_and_labelled(con):
     (x, y), (x2, y2) = tops
     assert abs(x - xticks["10"]) < 0.06 and abs(y + 8 - sy(380.5)) < 0.15
     assert abs(x2 - xticks["1"]) < 0.06 and abs(y2 + 8 - sy(48.0)) < 0.15
+    # a diamond: top, right, bottom, left, 8 px from the measured point
+    for d in marks:
+        pts = [tuple(float(v) for v in p.split()) for p in d[2:-2].split(" L ")]
+        (cx, cy) = (pts[0][0], pts[0][1] + 8)
+        assert pts == [(cx, cy - 8), (cx + 8, cy), (cx, cy + 8), (cx - 8, cy)] and d.endswith(" Z")
     notes = [t for t in texts if (t["text"] or "").startswith("measured ") and t["text"][9].isdigit()]
     assert [t["text"] for t in notes] == ["measured 380.5", "measured 48.0"]
     assert notes[0]["text-anchor"] == "start" and abs(float(notes[0]["x"]) - (x + 12)) < 0.06
