@@ -73,9 +73,12 @@ def test_a_refused_or_crashing_file_is_quarantined_and_the_next_ones_still_read(
     ]
     assert log.lines == ["quarantined p2p/c/b.txt:2: expected a good line, found 'bad'",
                          f"quarantined {boom}"]
-    rows = duckdb.sql(store.relation("c", "raw_toy", {"source_file": "VARCHAR", "campaign": "VARCHAR",
-                                                      "source_line": "BIGINT", "word": "VARCHAR"})
-                      + " order by source_file, source_line").fetchall()
+    # a connection of its own: DuckDB's default one (duckdb.sql) is shared with whatever process
+    # forked this one, and hangs in a forked child (mutmut's workers)
+    with duckdb.connect() as con:
+        rows = con.sql(store.relation("c", "raw_toy", {"source_file": "VARCHAR", "campaign": "VARCHAR",
+                                                       "source_line": "BIGINT", "word": "VARCHAR"})
+                       + " order by source_file, source_line").fetchall()
     assert rows == [("p2p/c/a.txt", "c", 1, "x"), ("p2p/c/a.txt", "c", 2, "y"), ("p2p/c/d.txt", "c", 1, "z")]
 
 
