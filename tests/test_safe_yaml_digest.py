@@ -83,6 +83,10 @@ def test_a_digest_sees_bytes_names_and_links_but_not_times(tmp_path):
     assert changed != first
     (folder / "a.txt").write_bytes(b"1")                        # the old bytes again
     assert digest.folder_digest(folder) == first
+    (folder / "sub" / "b.txt").write_bytes(b"4")                # new bytes one folder down
+    assert digest.folder_digest(folder) not in (first, changed)
+    (folder / "sub" / "b.txt").write_bytes(b"2")
+    assert digest.folder_digest(folder) == first
     (folder / "a.txt").rename(folder / "c.txt")                 # a rename
     assert digest.folder_digest(folder) != first
     (folder / "c.txt").rename(folder / "a.txt")
