@@ -449,7 +449,10 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     page = v.page
     page.goto(site_url + _url_path(md), wait_until="load")
     _charts_ready(page)
-    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"), full_page=True)
+    # the record of the page, not a speed test: a full Data dictionary at 1440 px is a 10 MB PNG
+    # that took up to 15 s (Playwright's default limit) on a busy 2-core machine
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"), full_page=True,
+                    timeout=120_000)
     # The page never scrolls sideways as a whole (wide tables and charts scroll in their box).
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{md} at {width}px: the page is {overflow}px wider than the screen"
