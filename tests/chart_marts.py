@@ -1,7 +1,8 @@
 """Hand-made marts for every chart at once: a small database holding each table a chart reads,
 with values chosen so that every element kind is drawn (a missing cell, a diagonal, a fit
 line, a close-up, a measured mark, several series). Used by the layout tests, which draw
-every chart found by ``discover_charts`` on it."""
+every chart found by ``discover_charts`` on it; ``table`` makes one hand-made table (the value
+tests of charts and marts use it too)."""
 from __future__ import annotations
 
 import duckdb

@@ -28,10 +28,6 @@ COLOUR = re.compile(r"#[0-9a-f]{6}|none")
 TOL = 0.5
 
 
-def _num(s) -> float:
-    return float(s)
-
-
 def _is_number(s) -> bool:
     return bool(s) and NUMBER.fullmatch(s) is not None
 
@@ -39,7 +35,7 @@ def _is_number(s) -> bool:
 def text_box(el) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of a text element: CHAR_PX a character, bold or not, 11 px type
     from 8.5 px above its baseline to 2.5 px below, turned by its rotate() if any."""
-    x, y = _num(el.get("x")), _num(el.get("y"))
+    x, y = float(el.get("x")), float(el.get("y"))
     w = len(el.text or "") * CHAR_PX
     x0 = {"start": x, "middle": x - w / 2, "end": x - w}[el.get("text-anchor")]
     box = (x0, y - 8.5, x0 + w, y + 2.5)
@@ -67,11 +63,17 @@ def _points(s: str) -> list[tuple[float, float]]:
     return [tuple(float(v) for v in p.split(",")) for p in s.split()]
 
 
-def _path_points(el) -> list[tuple[float, float]]:
-    """A marker's centre (translate) or the vertices of an M/L/l/Z path."""
+def _centre(el):
+    """A marker's centre (its translate), or None."""
     m = re.fullmatch(r"translate\((\S+) (\S+)\)", el.get("transform") or "")
-    if m:
-        x, y = float(m.group(1)), float(m.group(2))
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
+def _path_points(el) -> list[tuple[float, float]]:
+    """A marker's extent around its centre (translate) or the vertices of an M/L/l/Z path."""
+    centre = _centre(el)
+    if centre:
+        x, y = centre
         return [(x - 4.2, y - 4.2), (x + 4.2, y + 4.2)]
     pts, cmd, nums = [], None, []
     for tok in re.findall(r"[MLlZz]|-?\d+(?:\.\d+)?", el.get("d")):
@@ -85,12 +87,6 @@ def _path_points(el) -> list[tuple[float, float]]:
             pts.append(tuple(nums))
             nums = []
     return pts
-
-
-def _centre(el):
-    """A marker's centre (its translate), or None."""
-    m = re.fullmatch(r"translate\((\S+) (\S+)\)", el.get("transform") or "")
-    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def shape_points(el) -> list[tuple[float, float]]:
@@ -215,7 +211,6 @@ def frame(root):
 
 def _linear(pairs) -> bool:
     """value = slope x position from 0, one slope for every pair (and more than one pair)."""
-    pairs = [(p, v) for p, v in pairs]
     if len(pairs) < 2:
         return False
     nz = [(p, v) for p, v in pairs if abs(p) > 0.05]

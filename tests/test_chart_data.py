@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
+from chart_marts import table as _table
 from pipeline.charts import ethernet_bandwidth_math as ebm
 from pipeline.charts import point_to_point as p2p
 
@@ -18,11 +19,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def _elements(svg: str, tag: str) -> list[dict]:
     return [dict(e.attrib, text=e.text) for e in ET.fromstring(svg).iter(SVG + tag)]
-
-
-def _table(con, name: str, columns: str, rows: list[tuple]) -> None:
-    con.execute(f"create table {name} ({columns})")
-    con.executemany(f"insert into {name} values ({', '.join('?' * len(rows[0]))})", rows)
 
 
 # --- region heatmaps ------------------------------------------------------------------------

@@ -4,11 +4,15 @@ grid lines and evenly spaced, marks inside the plot, the legend and the axis lab
 the title centred and equal to the SVG's <title>)."""
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
+import duckdb
 import pytest
 
 import chart_marts
 import svg_layout
-from pipeline.charts import discover_charts
+from pipeline.charts import discover_charts, ethernet_bandwidth_math, lab_validation
+from pipeline.charts import point_to_point
 
 CHARTS = discover_charts()
 
@@ -29,30 +33,25 @@ def test_every_chart_is_readable(con, chart, narrow):
 
 @pytest.mark.parametrize("chart", CHARTS, ids=[c.name for c in CHARTS])
 def test_the_phone_variant_is_at_most_340_px_wide(con, chart):
-    import xml.etree.ElementTree as ET
     assert int(ET.fromstring(chart.narrow(con)).get("width")) <= 340
 
 
 def test_a_matrix_of_long_names_is_readable_on_a_phone():
-    import duckdb
     con = duckdb.connect()
     chart_marts.region_matrix(con, ("Frankfurt am Main", "North Virginia us-east-1", "Sao Paulo",
                                     "Singapore", "Tokyo"))
-    from pipeline.charts import point_to_point as p2p
-    for draw in (p2p.delay_matrix, p2p.bandwidth_matrix):
+    for draw in (point_to_point.delay_matrix, point_to_point.bandwidth_matrix):
         for narrow in (False, True):
             assert svg_layout.problems(draw(con, narrow=narrow)) == [], (draw.__name__, narrow)
 
 
 def test_every_chart_module_is_found_in_module_order():
-    from pipeline.charts import ethernet_bandwidth_math, lab_validation, point_to_point
     want = [c.name for m in (ethernet_bandwidth_math, lab_validation, point_to_point)
             for c in m.CHARTS]
     assert [c.name for c in discover_charts()] == want and len(want) == 11
 
 
 def test_two_charts_of_one_name_are_refused_by_name(monkeypatch):
-    from pipeline.charts import lab_validation, point_to_point
     monkeypatch.setattr(point_to_point, "CHARTS", [*point_to_point.CHARTS, lab_validation.CHARTS[0],
                                                    point_to_point.CHARTS[0]])
     with pytest.raises(RuntimeError, match=r"^two charts share the name\(s\) "
@@ -66,13 +65,9 @@ def test_a_chart_file_and_its_phone_variant_land_in_the_pages_folder():
     assert chart.narrow_file == "delay-matrix-narrow.svg"
 
 
-DATA_MARKS = ("polygon", "circle", "path", "rect")
-
-
 def _data_marks(svg: str) -> int:
     """Elements that draw a measured value: lanes, prediction dots, series markers (not the
     legend's), heatmap cells holding a value."""
-    import xml.etree.ElementTree as ET
     root = ET.fromstring(svg)
     ns = svg_layout.NS
     n = len(root.findall(f".//{ns}polygon")) + len(root.findall(f".//{ns}circle"))

@@ -30,43 +30,29 @@ def _message(parse, path) -> str:
 
 # --- iperf3 ----------------------------------------------------------------------------------
 
-def test_a_stream_line_that_is_no_json_is_told_by_line_and_column(tmp_path):
-    p = tmp_path / "s.json"
-    p.write_text('{"event": "start", "data": {}}\n{"event": "interval", "da\n')
-    assert _message(iperf3.parse, p) == (
-        f"{p}:2: expected one JSON event per line (iperf3 --json-stream), "
-        # json's own words; the cut string's opening quote is the line's 23rd character
-        "found Unterminated string starting at at column 23")
-
-
-def test_a_stream_error_event_quotes_the_tools_error(tmp_path):
-    p = tmp_path / "s.json"
-    p.write_text('{"event": "start", "data": {}}\n{"event": "error", "data": "boom"}\n')
-    assert _message(iperf3.parse, p) == f"{p}:2: expected a finished iperf3 test, found iperf3 error 'boom'"
-
-
-def test_an_error_key_is_located_after_a_leading_blank_line(tmp_path):
-    p = tmp_path / "e.json"
-    # line 1 is blank, "{" on line 2, "error" on line 3
-    p.write_text('\n{\n"error": "unable to connect"\n}\n')
-    assert _message(iperf3.parse, p) == (
-        f"{p}:3: expected a finished iperf3 test, found iperf3 error 'unable to connect'")
-
-
-def test_cut_json_is_told_with_jsons_own_position(tmp_path):
-    p = tmp_path / "c.json"
-    p.write_text('{"start": {\n')
-    assert _message(iperf3.parse, p) == (
-        f"{p}:2: expected complete JSON, found Expecting property name enclosed in double quotes "
-        "at line 2 column 1")
-
-
-def test_json_without_the_sums_names_what_is_missing(tmp_path):
-    p = tmp_path / "n.json"
-    p.write_text('{"start": {},\n "end": {"streams": []}}\n')
-    assert _message(iperf3.parse, p) == (
-        f"{p}:2: expected iperf3 -J output with end.sum_sent and end.sum_received (or end.sum for "
-        "UDP before 3.11), found JSON without them")
+@pytest.mark.parametrize("text, line, expected, found", [
+    # --json-stream: a line cut inside a string; json's own words, the cut string's opening
+    # quote is the line's 23rd character
+    ('{"event": "start", "data": {}}\n{"event": "interval", "da\n', 2,
+     "one JSON event per line (iperf3 --json-stream)", "Unterminated string starting at at column 23"),
+    # --json-stream: the tool's error event, quoted
+    ('{"event": "start", "data": {}}\n{"event": "error", "data": "boom"}\n', 2,
+     "a finished iperf3 test", "iperf3 error 'boom'"),
+    # -J: line 1 is blank, "{" on line 2, "error" on line 3
+    ('\n{\n"error": "unable to connect"\n}\n', 3,
+     "a finished iperf3 test", "iperf3 error 'unable to connect'"),
+    # -J cut short: json's own position
+    ('{"start": {\n', 2,
+     "complete JSON", "Expecting property name enclosed in double quotes at line 2 column 1"),
+    # JSON without the sums: named at the top-level "end"
+    ('{"start": {},\n "end": {"streams": []}}\n', 2,
+     "iperf3 -J output with end.sum_sent and end.sum_received (or end.sum for UDP before 3.11)",
+     "JSON without them"),
+], ids=["stream-cut", "stream-error", "error-after-blank-line", "cut-json", "no-sums"])
+def test_each_unreadable_iperf3_file_is_told_word_for_word(tmp_path, text, line, expected, found):
+    p = tmp_path / "i.json"
+    p.write_text(text)
+    assert _message(iperf3.parse, p) == f"{p}:{line}: expected {expected}, found {found}"
 
 
 def test_a_tcp_run_with_only_the_old_udp_sum_is_refused(tmp_path):

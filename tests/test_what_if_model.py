@@ -13,14 +13,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from chart_marts import table as _table
 from pipeline import models
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _table(con, name: str, columns: str, rows: list[tuple]) -> None:
-    con.execute(f"create table {name} ({columns})")
-    con.executemany(f"insert into {name} values ({', '.join('?' * len(rows[0]))})", rows)
 
 
 def _run(con, rel: str) -> list[dict]:
