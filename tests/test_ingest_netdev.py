@@ -114,6 +114,9 @@ ROW = "  eth0: 1 2 0 0 0 0 0 0 3 4 0 0 0 0 0 0\n"
     (b"@ 1.0\n" + ROW.replace(" 3 ", " 18446744073709551616 ").encode(), 2, "counters below 2^64"),
     (b"@ 1.0\n  : 1 2 0 0 0 0 0 0 3 4 0 0 0 0 0 0\n", 2, "expected a /proc/net/dev line"),
     (b"@ 1.0\n" + ROW.encode() + b"\xff\xfe\n", 3, "byte 0xff"),
+    # a bad '@' line is named, not the good-looking lines under it (they have no sample time)
+    (b"@ 1.0\n" + ROW.encode() + b"@ later\n" + ROW.encode() + b"# late\n", 3, "found '@ later'"),
+    (b"@ soon\nInter-|\n face |\n" + ROW.encode(), 1, "found '@ soon'"),
 ])
 def test_inline_bad_bytes(tmp_path, data, line, words):
     path = tmp_path / "inline.txt"

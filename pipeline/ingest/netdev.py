@@ -88,13 +88,15 @@ from (
 """.replace("{sample_time}", _SAMPLE_TIME)
 
 # The rows of one pass over ``{lines}``: every interface line, and every line that breaks the
-# format with a NULL interface. A line's sample time is the last good '@' line's above it
-# (a bad '@' line is a bad row of its own, found first); a line before any '@' has none.
+# format with a NULL interface. A line's sample time is that of the last '@' line above it; a
+# line before any '@' line has none, and neither has one after a bad '@' line (a bad row of its
+# own, and the first of them). One streaming window carries both facts down: the last '@'
+# line's time, -1 for a bad one (a good time has no sign), NULL before any.
 _ROWS = r"""
 select sample_unix_s,
     case when kind = 'interface' and len(f) = 16
               and regexp_matches(line, '{interface_line}')
-         then trim(split_part(line, ':', 1)) end as interface,
+         then trim(substring(line, 1, instr(line, ':') - 1)) end as interface,
     {counters},
     line_no as source_line
 from (
@@ -103,10 +105,14 @@ from (
             string_split(substring(line, instr(line, ':') + 1), ' '), lambda x: x <> '') end as f
     from (
         select line_no, line, kind, own_time,
-            last_value(own_time ignore nulls)
-                over (rows between unbounded preceding and current row) as sample_unix_s,
-            max(kind = 'sample') over (rows between unbounded preceding and current row) as sampled
-        from ({kinds})
+            case when last_sample >= 0 then last_sample end as sample_unix_s,
+            last_sample is not null as sampled
+        from (
+            select line_no, line, kind, own_time,
+                last_value(case when kind = 'sample' then coalesce(own_time, -1) end ignore nulls)
+                    over (rows between unbounded preceding and current row) as last_sample
+            from ({kinds})
+        )
     )
     where kind = 'interface' or kind = 'other'
         or (kind = 'sample' and own_time is null)
