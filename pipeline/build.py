@@ -13,10 +13,8 @@ from pathlib import Path
 import duckdb
 from dagster import AssetSelection, DagsterInstance
 
-from .defs.automation import RANGE_END, RANGE_START
-from .defs.partitions import CAMPAIGNS, sync_partitions
+from .defs.partitions import range_tags, sync_campaign_folders
 from .definitions import build_definitions
-from .ingest.scan import campaign_folders
 from .project import Project
 
 # What a build reads (and, for docs/, writes). Code is imported, not copied.
@@ -58,18 +56,14 @@ def build(project: Project, raise_on_error: bool = True, site: bool = True,
     console log shows ``log_level`` and above."""
     defs = build_definitions(project)
     instance = instance or DagsterInstance.ephemeral()
-    names = [name for _, name, _ in campaign_folders(project.raw_data)]
-    sync_partitions(instance, names)
-    ordered = [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name) if n in names]
+    ordered = sync_campaign_folders(instance, project.raw_data)
     graph = defs.resolve_asset_graph()
     selection = AssetSelection.all()
     if not site:
         selection = selection - AssetSelection.assets("site")
     keys = selection.resolve(graph)
-    tags = {}
-    if ordered:
-        tags = {RANGE_START: ordered[0], RANGE_END: ordered[-1]}
-    else:  # no campaign: nothing partitioned to run
+    tags = range_tags(ordered)
+    if not ordered:  # no campaign: nothing partitioned to run
         keys = {k for k in keys if not graph.get(k).is_partitioned}
     job = defs.resolve_implicit_global_asset_job_def()
     result = job.execute_in_process(

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import sys
 
-from .ingest.scan import campaign_folders
 from .project import Project
 
 
 def main(argv: list[str]) -> int:
     from dagster import DagsterInstance
 
-    from .defs.partitions import CAMPAIGNS, sync_partitions
-    names = [n for _, n, _ in campaign_folders(Project.from_env().raw_data)]
+    from .defs.partitions import sync_campaign_folders
     with DagsterInstance.get() as instance:
-        sync_partitions(instance, names)
-        ordered = [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name) if n in names]
+        ordered = sync_campaign_folders(instance, Project.from_env().raw_data)
     if argv:
-        if argv[0] not in names:
-            print(f"no campaign {argv[0]!r} under raw_data/ (known: {', '.join(names) or 'none'})",
+        if argv[0] not in ordered:
+            print(f"no campaign {argv[0]!r} under raw_data/ (known: {', '.join(ordered) or 'none'})",
                   file=sys.stderr)
             return 1
         print(f"--partition {argv[0]}")

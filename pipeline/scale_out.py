@@ -89,23 +89,18 @@ def run(instance, campaigns: list[str] | None = None):
     """Ingest ``campaigns`` (default: every campaign folder) in one run of ``ingest_campaigns``
     recorded in ``instance`` (a persistent one: out-of-process steps report to it)."""
     from dagster import execute_job, reconstructable
-    from .defs.automation import RANGE_END, RANGE_START
-    from .defs.partitions import CAMPAIGNS, sync_partitions
+    from .defs.partitions import range_tags, sync_campaign_folders
     from .ingest.runner import parse_config
-    from .ingest.scan import campaign_folders
     from .project import Project
     parse_config()          # a bad INTERCONNECT_PARSE_THREADS is refused before the run
     executor()              # and so is a bad INTERCONNECT_EXECUTOR
     if os.environ.get(EXECUTOR_ENV) == "celery":
         _workers_answer(os.environ[BROKER_ENV])
-    project = Project.from_env()
-    names = [name for _, name, _ in campaign_folders(project.raw_data)]
-    sync_partitions(instance, names)
-    chosen = [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name)
-              if n in (campaigns or names)]
+    ordered = sync_campaign_folders(instance, Project.from_env().raw_data)
+    chosen = [n for n in ordered if not campaigns or n in campaigns]
     if not chosen:
         raise ValueError("no campaign to ingest")
-    tags = {RANGE_START: chosen[0], RANGE_END: chosen[-1]}
+    tags = range_tags(chosen)
     if campaigns is not None and len(chosen) != len(range_of(instance, chosen)):
         raise ValueError("the campaigns must be consecutive partitions")
     # by its module's name, also when this file runs as __main__ (python -m pipeline.scale_out)

@@ -5,10 +5,9 @@ import os
 from dagster import (AssetSelection, DefaultScheduleStatus, RunRequest, define_asset_job,
                      schedule)
 
-from ..ingest.scan import campaign_folders
 from ..project import Project
-from .partitions import CAMPAIGNS
-from .raw_data_sensor import RANGE_END, RANGE_START, raw_data_sensor
+from .partitions import range_tags, sync_campaign_folders
+from .raw_data_sensor import raw_data_sensor
 from .stale_runs import fail_dead_runs
 from .what_changed import ASSET as WHAT_CHANGED
 
@@ -21,20 +20,17 @@ rebuild_job = define_asset_job("rebuild_everything", selection=AssetSelection.al
           default_status=DefaultScheduleStatus.RUNNING,
           description="Nightly rebuild at 03:00 (timezone: INTERCONNECT_TIMEZONE, default UTC).")
 def nightly_rebuild(context):
-    from .partitions import sync_partitions
     fail_dead_runs(context.instance, context.log)
-    names = [n for _, n, _ in campaign_folders(Project.from_env().raw_data)]
-    sync_partitions(context.instance, names)
+    ordered = sync_campaign_folders(context.instance, Project.from_env().raw_data)
     # the nightly build is the published one: it is compared with the ledger it published last
-    return full_build_request(context.instance.get_dynamic_partitions(CAMPAIGNS.name),
-                              baseline="published")
+    return full_build_request(ordered, baseline="published")
 
 
 def full_build_request(ordered: list[str], run_key: str | None = None,
                        baseline: str | None = None) -> RunRequest:
     """One run over every campaign partition (a range, first to last) and the shared assets;
     ``baseline`` sets what its What changed page compares with (pipeline/figures/baseline.py)."""
-    tags = {RANGE_START: ordered[0], RANGE_END: ordered[-1]} if ordered else {}
+    tags = range_tags(ordered)
     config = ({"ops": {WHAT_CHANGED: {"config": {"baseline": baseline}}}} if baseline else None)
     return RunRequest(run_key=run_key, tags=tags, run_config=config)
 

@@ -3,9 +3,15 @@
 Dynamic, so a new folder adds a partition without a code change: ``python -m pipeline.build``
 and the raw_data sensor add the folders they find and delete the ones that are gone.
 """
+from pathlib import Path
+
 from dagster import DynamicPartitionsDefinition
 
+from ..ingest.scan import campaign_folders
+
 CAMPAIGNS = DynamicPartitionsDefinition(name="campaign")
+# The tags of a run over a range of partitions (Dagster's own names)
+RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
 
 def sync_partitions(instance, names: list[str]) -> tuple[list[str], list[str]]:
@@ -18,6 +24,19 @@ def sync_partitions(instance, names: list[str]) -> tuple[list[str], list[str]]:
     for name in removed:
         instance.delete_dynamic_partition(CAMPAIGNS.name, name)
     return added, removed
+
+
+def sync_campaign_folders(instance, raw_data: Path) -> list[str]:
+    """Register the campaign folders under ``raw_data`` as the instance's partitions (see
+    ``sync_partitions``); returns them in the instance's order, the order of a range."""
+    names = [name for _, name, _ in campaign_folders(raw_data)]
+    sync_partitions(instance, names)
+    return [n for n in instance.get_dynamic_partitions(CAMPAIGNS.name) if n in names]
+
+
+def range_tags(ordered: list[str]) -> dict[str, str]:
+    """The tags of one run over ``ordered`` campaigns, first to last (none for no campaign)."""
+    return {RANGE_START: ordered[0], RANGE_END: ordered[-1]} if ordered else {}
 
 
 def run_campaigns(context) -> list[str]:

@@ -33,10 +33,9 @@ from ..ingest.digest import folder_digest
 from ..ingest.scan import campaign_folders
 from ..lock import BuildLockedError, reader_lock
 from ..project import Project
-from .partitions import CAMPAIGNS
+from .partitions import CAMPAIGNS, range_tags
 from .stale_runs import fail_dead_runs
 
-RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 SETTLE_ENV, INTERVAL_ENV = "INTERCONNECT_SENSOR_SETTLE", "INTERCONNECT_SENSOR_INTERVAL"
 
 clock = time.time     # the tests' clock
@@ -131,11 +130,10 @@ def evaluate(context: SensorEvaluationContext, project: Project, settle_s: float
     if current[REFERENCE_FOLDER] != built.get(REFERENCE_FOLDER):
         ordered = [n for n in known if n in names] + added
         key = "all:" + "".join(sorted(current.values()))
-        tags = {RANGE_START: ordered[0], RANGE_END: ordered[-1]} if ordered else {}
-        runs = [RunRequest(run_key=_short(key), tags=tags)]
+        runs = [RunRequest(run_key=_short(key), tags=range_tags(ordered))]
     else:
         runs = [RunRequest(run_key=f"{f}:{current[f][:16]}",
-                           tags={RANGE_START: _campaign(f), RANGE_END: _campaign(f)},
+                           tags=range_tags([_campaign(f)]),
                            asset_selection=everything) for f in changed]
         if gone and not changed:
             runs.append(RunRequest(run_key=_short("gone:" + ",".join(gone) + ":" +
