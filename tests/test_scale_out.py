@@ -29,7 +29,9 @@ def _tree(dest: Path) -> Path:
     for name in ("reference", *CAMPAIGNS):
         shutil.copytree(REPO / "raw_data" / name, dest / "raw_data" / name)
     (dest / ".dagster_home").mkdir()
-    (dest / ".dagster_home" / "dagster.yaml").write_text("")
+    # the project's instance settings, as make dev and make docs copy them (its storage too:
+    # the steps' processes and workers write one instance's databases at once)
+    shutil.copy(REPO / "config" / "dagster.yaml", dest / ".dagster_home" / "dagster.yaml")
     return dest
 
 

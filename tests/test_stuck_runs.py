@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
@@ -23,7 +24,9 @@ BIN = Path(sys.executable).parent
 
 
 def _instance(home: Path) -> DagsterInstance:
-    return DagsterInstance.from_config(str(home))
+    # the project's storage is DAGSTER_HOME/storage (pipeline/dagster_storage.py)
+    with mock.patch.dict(os.environ, {"DAGSTER_HOME": str(home)}):
+        return DagsterInstance.from_config(str(home))
 
 
 def _runs(home: Path):
