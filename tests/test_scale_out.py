@@ -247,3 +247,26 @@ def test_what_outlives_the_run_is_left_out_of_garbage_collection(tmp_path, load)
     # gc.freeze() moved every object alive then into the permanent generation: thousands
     # (Dagster alone is more than 100,000); without it the count is 0
     assert int(out.stdout.split()[-1]) > 10_000
+
+
+_STEP_IMPORTS = """
+import sys
+import pipeline.scale_out_preload
+from dagster import DagsterInstance
+ref = DagsterInstance.get().get_ref()
+loaded = set(sys.modules)
+# what each step's process does first (Dagster's multiprocess executor): the instance from its ref
+with DagsterInstance.from_ref(ref) as instance:
+    instance.compute_log_manager
+print(sorted(set(sys.modules) - loaded))
+"""
+
+
+def test_a_steps_process_finds_what_its_instance_imports_already_loaded(tmp_path):
+    root = _tree(tmp_path / "t")
+    out = subprocess.run([sys.executable, "-c", _STEP_IMPORTS], cwd=REPO, env=_env(root),
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    # without the preload's instance, about 50 modules (upath, fsspec, the compute log
+    # manager's watchdog, the secrets loader) are imported here, in every step
+    assert out.stdout.split("\n")[-2] == "[]"
