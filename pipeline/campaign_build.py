@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-import pandas as pd
-
 from . import models as models_mod
 from .ingest.base import Format
 from .ingest.runner import columns_of
@@ -54,6 +52,7 @@ def raw_tables(formats: dict[str, Format]) -> dict[str, dict[str, str]]:
 
 def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
               formats: dict[str, Format]) -> None:
+    import pandas as pd
     for table, columns in raw_tables(formats).items():
         sql = typed_empty(columns) if campaign is None else store.relation(campaign, table, columns)
         replace_view(con, schema, table, sql, {})
@@ -151,6 +150,7 @@ def _run_check(con, test, campaign, out: Outcome) -> dict:
 
 
 def _write_results(con, schema: str, out: Outcome) -> None:
+    import pandas as pd
     checks = pd.DataFrame(out.checks, columns=list(CHECK_COLUMNS))
     status = pd.DataFrame([{"campaign": out.campaign, "area": None, "status": out.status,
                             "reasons": json.dumps(out.reasons, ensure_ascii=False)}],

@@ -15,7 +15,7 @@
 """
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from . import column_notes
 from .campaign_build import CHECK_COLUMNS, STATUS_COLUMNS
@@ -25,6 +25,9 @@ from . import pages as pages_mod
 from .provenance import Lineage, file_sha
 from .schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q, reset_search_path,
                       set_search_path)
+
+if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
+    import pandas as pd
 
 
 def _insert_frame(con, table: str, frame: pd.DataFrame, columns: dict[str, str]) -> None:
@@ -39,6 +42,7 @@ def _insert_frame(con, table: str, frame: pd.DataFrame, columns: dict[str, str])
 
 
 def write_models(con, layout) -> None:
+    import pandas as pd
     rows = [{"model": m.name, "layer": m.layer, "scope": layout.plan.group(m.name),
              "grain": m.grain, "description": m.description,
              "sql_file": f"sql/{m.layer}/{m.path.name}", "upstreams": ", ".join(m.upstreams)}
@@ -68,6 +72,7 @@ def write_models(con, layout) -> None:
 
 
 def write_checks_and_status(con, shared_results: list[dict]) -> None:
+    import pandas as pd
     parts = [pd.DataFrame(shared_results, columns=list(CHECK_COLUMNS))]
     status = []
     for campaign in campaign_schemas(con):
@@ -81,6 +86,7 @@ def write_checks_and_status(con, shared_results: list[dict]) -> None:
 
 
 def write_declared_files(con, project) -> None:
+    import pandas as pd
     rows = []
     for path in reference.reference_files(project.reference):
         name = reference.table_name(path)
@@ -103,6 +109,7 @@ def write_declared_files(con, project) -> None:
 def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.DataFrame:
     """Rows (page, page_title, mart, source_file, sha256, kind): the files each page's notes
     list, recorded by rendering the page (the text is discarded; the page asset writes it)."""
+    import pandas as pd
     lineage = Lineage(project.sql)
     env = pages_mod.environment(project.templates)
     rows = []
@@ -135,6 +142,7 @@ def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.D
 
 
 def write_rejected(con, project) -> None:
+    import pandas as pd
     rows = [{"source_file": f.source_file, "status": f.status, "reason": f.reason}
             for f in rejected_folders(project.raw_data)]
     _insert_frame(con, "meta_rejected_paths", pd.DataFrame(rows),
@@ -146,6 +154,7 @@ REFERENCE_FOLDER = "reference"
 
 
 def write_build_inputs(con, project) -> None:
+    import pandas as pd
     from .ingest.digest import folder_digest
     rows = [{"folder": f"{area}/{c}", "campaign": c, "content_sha256": d}
             for c, area, d in con.execute(

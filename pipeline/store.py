@@ -27,12 +27,15 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from . import scratch
 from .faults import checkpoint
+
+if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
+    import pandas as pd
 
 REGISTRY_KEY = "interconnect_registry"
 

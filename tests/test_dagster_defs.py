@@ -106,3 +106,16 @@ def test_page_assets_link_the_file_they_write_and_say_what_the_page_is_for(graph
         assert page.purpose and page.purpose in node.description, name
     for chart in discover_charts():
         assert chart.what, chart.name
+
+
+@pytest.mark.parametrize("load", [
+    "import pipeline.definitions",                                  # dg, the webserver
+    "from pipeline import scale_out\nscale_out.ingest_job()",       # a run's launcher
+])
+def test_loading_the_definitions_leaves_pandas_to_the_steps_that_use_it(load):
+    # pandas is a third of the definitions' import time; each parser and table writer
+    # imports it where it is used
+    out = subprocess.run([sys.executable, "-c", f"import sys\n{load}\nprint('pandas' in sys.modules)"],
+                         cwd=REPO, env=_dg_env(), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["False"]

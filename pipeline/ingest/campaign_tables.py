@@ -6,12 +6,15 @@ campaign's context lives beside its parsed rows and moves with them.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-import pandas as pd
 
 from ..store import CAMPAIGN_COLUMNS, FILE_COLUMNS, RawStore, write_parquet
 from .manifest import KINDS
 from .scan import Scan
+
+if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
+    import pandas as pd
 
 
 def _json(value) -> str:
@@ -19,6 +22,7 @@ def _json(value) -> str:
 
 
 def campaign_frame(scan: Scan) -> pd.DataFrame:
+    import pandas as pd
     c = scan.campaign
     row = {"campaign": scan.name, "area": scan.area, "kind": KINDS[scan.area],
            "title": c.title if c else None, "date": c.date if c else None,
@@ -34,6 +38,7 @@ def campaign_frame(scan: Scan) -> pd.DataFrame:
 
 
 def files_frame(scan: Scan) -> pd.DataFrame:
+    import pandas as pd
     rows = [{"source_file": f.source_file, "campaign": scan.name, "format": f.format,
              "manifest_status": f.status, "reason": f.reason, "context": _json(f.context),
              "size_bytes": f.size_bytes, "sha256": f.sha256} for f in scan.files]

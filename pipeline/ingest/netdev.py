@@ -35,13 +35,16 @@ from __future__ import annotations
 import tempfile
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from pipeline.ingest import byte_ranges
 from pipeline.ingest.base import Format, ParseError, lines_strict
 from pipeline.store import sql_literal
+
+if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
+    import pandas as pd
 
 COUNTERS = ("rx_bytes", "rx_packets", "rx_errs", "rx_drop",
             "tx_bytes", "tx_packets", "tx_errs", "tx_drop")

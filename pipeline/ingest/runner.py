@@ -12,13 +12,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from ..faults import checkpoint
 from ..store import RawStore, present, remove_head, sql_literal, write_parquet, write_sharded
 from .base import Format, ParseError
+
+if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
+    import pandas as pd
 
 
 @dataclass
@@ -49,6 +52,7 @@ def columns_of(fmt: Format) -> dict[str, str]:
 
 
 def _frame(fmt: Format, rows, path: Path) -> pd.DataFrame:
+    import pandas as pd
     frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
     wanted = ["source_line", *fmt.columns]
     if frame.empty:
