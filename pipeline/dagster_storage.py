@@ -8,7 +8,9 @@ about 370 events, a full build well over a thousand: most of a Dagster step's ow
 
 ``SqliteStorage`` is Dagster's ``DagsterSqliteStorage`` (the same files under the same folder,
 so an existing instance is read and written unchanged) whose event log keeps one engine and
-its open connection for the index and for the latest run databases. Named in
+its open connection for the index and for the latest run databases, and which opens a database
+that is stamped with a schema revision already without reading alembic's scripts (``stamped``).
+Named in
 ``config/dagster.yaml``::
 
     storage:
@@ -112,16 +114,17 @@ class KeptOpenEventLogStorage(SqliteEventLogStorage):
             self._engines.pop(name).dispose()
         return engine
 
+    def _close(self, keep_index: bool) -> None:
+        with self._db_lock:
+            for name in [n for n in self._engines if not (keep_index and n == INDEX_SHARD_NAME)]:
+                self._engines.pop(name).dispose()
+
     def wipe(self) -> None:
-        # the run databases' files are deleted: close them first
-        for name in [n for n in self._engines if n != INDEX_SHARD_NAME]:
-            self._engines.pop(name).dispose()
+        self._close(keep_index=True)      # the run databases' files are deleted next
         super().wipe()
 
     def dispose(self) -> None:
-        for engine in self._engines.values():
-            engine.dispose()
-        self._engines.clear()
+        self._close(keep_index=False)
         super().dispose()
 
 
