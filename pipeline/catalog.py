@@ -41,13 +41,18 @@ def _insert_frame(con, table: str, frame: pd.DataFrame, columns: dict[str, str])
             con.unregister("_frame")
 
 
+def _insert_rows(con, table: str, rows: list[dict], columns: dict[str, str]) -> None:
+    import pandas as pd
+    _insert_frame(con, table, pd.DataFrame(rows), columns)
+
+
 def write_models(con, layout) -> None:
     import pandas as pd
     rows = [{"model": m.name, "layer": m.layer, "scope": layout.plan.group(m.name),
              "grain": m.grain, "description": m.description,
              "sql_file": f"sql/{m.layer}/{m.path.name}", "upstreams": ", ".join(m.upstreams)}
             for m in layout.models]
-    _insert_frame(con, "meta_models", pd.DataFrame(rows),
+    _insert_rows(con, "meta_models", rows,
                   {"model": "VARCHAR", "layer": "VARCHAR", "scope": "VARCHAR", "grain": "VARCHAR",
                    "description": "VARCHAR", "sql_file": "VARCHAR", "upstreams": "VARCHAR"})
     built = {m.name: ("main" if layout.plan.group(m.name) != "campaign" else TEMPLATE)
@@ -86,7 +91,6 @@ def write_checks_and_status(con, shared_results: list[dict]) -> None:
 
 
 def write_declared_files(con, project) -> None:
-    import pandas as pd
     rows = []
     for path in reference.reference_files(project.reference):
         name = reference.table_name(path)
@@ -101,7 +105,7 @@ def write_declared_files(con, project) -> None:
             rows.append({"source_file": manifest, "kind": "manifest", "table_name": "raw_campaigns",
                          "size_bytes": path.stat().st_size, "sha256": file_sha(path),
                          "rows_ingested": 1})
-    _insert_frame(con, "meta_declared_files", pd.DataFrame(rows),
+    _insert_rows(con, "meta_declared_files", rows,
                   {"source_file": "VARCHAR", "kind": "VARCHAR", "table_name": "VARCHAR",
                    "size_bytes": "BIGINT", "sha256": "VARCHAR", "rows_ingested": "BIGINT"})
 
@@ -142,10 +146,9 @@ def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.D
 
 
 def write_rejected(con, project) -> None:
-    import pandas as pd
     rows = [{"source_file": f.source_file, "status": f.status, "reason": f.reason}
             for f in rejected_folders(project.raw_data)]
-    _insert_frame(con, "meta_rejected_paths", pd.DataFrame(rows),
+    _insert_rows(con, "meta_rejected_paths", rows,
                   {"source_file": "VARCHAR", "status": "VARCHAR", "reason": "VARCHAR"})
 
 
@@ -154,14 +157,13 @@ REFERENCE_FOLDER = "reference"
 
 
 def write_build_inputs(con, project) -> None:
-    import pandas as pd
     from .ingest.digest import folder_digest
     rows = [{"folder": f"{area}/{c}", "campaign": c, "content_sha256": d}
             for c, area, d in con.execute(
                 f"select campaign, area, content_sha256 from {q(EVERY)}.raw_campaigns").fetchall()]
     rows.append({"folder": REFERENCE_FOLDER, "campaign": None,
                  "content_sha256": folder_digest(project.reference)})
-    _insert_frame(con, "meta_build_inputs", pd.DataFrame(rows), BUILD_INPUT_COLUMNS)
+    _insert_rows(con, "meta_build_inputs", rows, BUILD_INPUT_COLUMNS)
 
 
 def write_catalog(con, layout, pages, shared_results: list[dict], statuses) -> dict:

@@ -72,6 +72,14 @@ def stamped(path: str, *tables: str) -> bool:
     return all(table in have for table in tables)
 
 
+def _opened(storage_class, folder: str, name: str, *tables: str):
+    """Dagster's run or schedule storage on ``folder/name.db``: opened directly when it is
+    stamped and has ``tables``, else created or checked by Dagster's own ``from_local``."""
+    if stamped(os.path.join(folder, f"{name}.db"), *tables):
+        return storage_class(create_db_conn_string(folder, name))
+    return storage_class.from_local(folder)
+
+
 class KeptOpenEventLogStorage(SqliteEventLogStorage):
     """``SqliteEventLogStorage`` whose databases stay open between events (see the module)."""
 
@@ -136,16 +144,12 @@ class SqliteStorage(DagsterSqliteStorage):
         # DagsterSqliteStorage.__init__, with the event log storage replaced and the run and
         # schedule databases opened without the schema question when they are stamped already
         self.base_dir = base_dir
-        runs, schedules = os.path.join(base_dir, "history", ""), os.path.join(base_dir, "schedules")
-        self._run_storage = (SqliteRunStorage(create_db_conn_string(runs, "runs"))
-                             if stamped(os.path.join(runs, "runs.db"), "runs", "instance_info")
-                             else SqliteRunStorage.from_local(runs))
+        self._run_storage = _opened(SqliteRunStorage, os.path.join(base_dir, "history", ""),
+                                    "runs", "runs", "instance_info")
         self._event_log_storage = KeptOpenEventLogStorage(
             os.path.join(base_dir, "history", "runs", ""))
-        self._schedule_storage = (
-            SqliteScheduleStorage(create_db_conn_string(schedules, "schedules"))
-            if stamped(os.path.join(schedules, "schedules.db"), "jobs")
-            else SqliteScheduleStorage.from_local(schedules))
+        self._schedule_storage = _opened(SqliteScheduleStorage,
+                                         os.path.join(base_dir, "schedules"), "schedules", "jobs")
         self._inst_data = inst_data
         super(DagsterSqliteStorage, self).__init__()
 
