@@ -30,7 +30,7 @@ $(DAGSTER_HOME)/dagster.yaml: config/dagster.yaml
 # Exit status of the build: 0 all published, 3 some campaigns withheld (printed with their
 # reasons; make reports "Error 3"), 1 nothing published.
 docs: install $(DAGSTER_HOME)/dagster.yaml
-	$(BIN)/python -m pipeline.cli_build
+	$(BIN)/python -m pipeline.commands.build
 
 # System tools the lab and browser tests drive (iperf3, iproute2, ethtool, ping; Debian's
 # chromium for Playwright). Installed with apt when running as root; otherwise those tests skip
@@ -61,19 +61,19 @@ defs-check: install $(DAGSTER_HOME)/dagster.yaml
 
 # Fails, naming the files, when the committed docs/ differ from a fresh build.
 check: install
-	$(BIN)/python -m pipeline.freshness
+	$(BIN)/python -m pipeline.commands.check
 
 # The Dagster UI: asset graph, checks, the nightly schedule and the raw_data sensor.
 # DEV_ARGS: more `dg dev` options, e.g. DEV_ARGS="-p 3001". Stopping make (Ctrl-C, SIGTERM,
 # a killed make) stops the webserver, the daemon and the code servers with it.
 dev: install $(DAGSTER_HOME)/dagster.yaml
-	exec $(BIN)/python -m pipeline.dev $(DEV_ARGS)
+	exec $(BIN)/python -m pipeline.commands.dev $(DEV_ARGS)
 
 # One run of the rebuild job through dg, recorded in DAGSTER_HOME (seen in `make dev`); the
 # campaign partitions are registered first. CAMPAIGN=<name> rebuilds that campaign only and
 # everything downstream of it.
 launch: install $(DAGSTER_HOME)/dagster.yaml
-	args="$$($(BIN)/python -m pipeline.launch_args $(CAMPAIGN))" && dg launch --job rebuild_everything $$args
+	args="$$($(BIN)/python -m pipeline.commands.launch_args $(CAMPAIGN))" && dg launch --job rebuild_everything $$args
 
 # Speed and memory targets, side by side in one run (bench/README.md); exits 1 on a miss.
 # BENCH_ARGS: e.g. BENCH_ARGS="--quick" for a smoke run, "--only netdev --runs 5".
@@ -81,7 +81,7 @@ bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
 # Mutation testing (slow; not part of `make test`): mutmut over the parsers, renderers, runner,
-# atomic-write and lock code (MUTMUT_ARGS: mutant names or globs, e.g. "pipeline.ingest.ping*"),
+# atomic-write and lock code (MUTMUT_ARGS: mutant names or globs, e.g. "pipeline.ingest.formats.ping*"),
 # then the SQL mutants one at a time (MUTATE_ARGS: e.g. "--sample 40", "--only 'sql/marts/*'").
 # Both print the score and the survivors; see tests/README.md.
 mutate: install

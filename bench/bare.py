@@ -1,6 +1,6 @@
 """The bare build the benchmark compares ``make docs`` with: the project's own functions called
 in order from one script, without Dagster — the same parsers, the same SQL files in one DuckDB
-connection in dependency order (pipeline/bare_build.py), the same templates, charts and figures
+connection in dependency order (pipeline/commands/bare_build.py), the same templates, charts and figures
 ledger, docs/ published and the mkdocs site built. The ratio of the two therefore measures
 orchestration only.
 
@@ -16,18 +16,18 @@ import duckdb
 
 
 def build(root: Path) -> None:
-    from pipeline import pages as pages_mod
-    from pipeline.bare_build import build_warehouse
-    from pipeline.build_steps import Layout
-    from pipeline.charts import discover_charts
-    from pipeline.defs.docs import AREA_OF_KIND, render_page
-    from pipeline.defs.what_changed import class_ranks, expected_pages
-    from pipeline.docs_publish import publish
-    from pipeline.figures import baseline as baseline_mod
-    from pipeline.figures.what_changed import PAGE, patch_home, render_page as render_changes, stage
+    from pipeline.publish import pages as pages_mod
+    from pipeline.commands.bare_build import build_warehouse
+    from pipeline.warehouse.steps import Layout
+    from pipeline.publish.charts import discover_charts
+    from pipeline.orchestration.doc_assets import AREA_OF_KIND, render_page
+    from pipeline.orchestration.what_changed_asset import class_ranks, expected_pages
+    from pipeline.publish.docs_swap import publish
+    from pipeline.publish.figures import baseline as baseline_mod
+    from pipeline.publish.what_changed import PAGE, patch_home, render_page as render_changes, stage
     from pipeline.project import Project
-    from pipeline.schemas import campaign_schema, reset_search_path, set_search_path
-    from pipeline.site import build_site
+    from pipeline.warehouse.schemas import campaign_schema, reset_search_path, set_search_path
+    from pipeline.publish.site import build_site
 
     project = Project(root.resolve())
     project.warehouse.parent.mkdir(parents=True, exist_ok=True)

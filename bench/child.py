@@ -14,8 +14,8 @@ def _imports(job: str) -> None:
     """What a job imports, loaded before its clock starts."""
     if job != "import_module_timed":
         import duckdb  # noqa: F401
-        import pipeline.ingest.netdev  # noqa: F401
-        import pipeline.ingest.ping  # noqa: F401
+        import pipeline.ingest.formats.netdev  # noqa: F401
+        import pipeline.ingest.formats.ping  # noqa: F401
         import pipeline.ingest.runner  # noqa: F401
         import pipeline.ingest.scan  # noqa: F401
 
@@ -28,7 +28,7 @@ def netdev_scan(path: str, kind: str) -> dict:
     that the parser's contract asks for (a line that is not ``<iface>: <16 counters>`` is an
     error, and its counters are the rows)."""
     import duckdb
-    from pipeline.ingest.netdev import INTERFACE_LINE, lines_sql
+    from pipeline.ingest.formats.netdev import INTERFACE_LINE, lines_sql
     lines = lines_sql(Path(path))
     check = f"regexp_matches(line, '{INTERFACE_LINE}')"
     fields = ("list_filter(string_split(substring(line, instr(line, ':') + 1), ' '), "
@@ -55,7 +55,7 @@ def ingest_file(fmt_name: str, path: str, store: str) -> dict:
     shutil.rmtree(store, ignore_errors=True)
     src = Path(path)
     entry = FileEntry(src.name, "bench", fmt.name, "listed", None, sha256="0" * 64)
-    from pipeline.store import RawStore
+    from pipeline.ingest.store import RawStore
     summary = ingest_files(RawStore(Path(store)), fmt, src.parent, "bench", [entry])
     if summary.parsed != 1:
         raise SystemExit(f"{path}: not ingested ({summary})")

@@ -70,7 +70,7 @@ def ping(work: Path, lines: int, runs: int) -> list[Result]:
 
 
 def _tree(work: Path) -> Path:
-    from pipeline.build import copy_tree
+    from pipeline.commands.in_process import copy_tree
     tree = work / "tree"
     shutil.rmtree(tree, ignore_errors=True)
     copy_tree(ROOT, tree)
@@ -92,7 +92,7 @@ def builds(work: Path, runs: int) -> list[Result]:
     """Full build against the bare script, then the no-op rebuild against the full build."""
     tree = _tree(work)
     env = {"INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": ""}
-    make_docs = [sys.executable, "-m", "pipeline.cli_build"]
+    make_docs = [sys.executable, "-m", "pipeline.commands.build"]
     bare = command([sys.executable, "-m", "bench.bare", str(tree)], runs=runs, env=env,
                    before=_empty_warehouse(tree))
     full = command([*make_docs, "--force"], runs=runs, env=env, before=_empty_warehouse(tree),
@@ -142,7 +142,7 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
     after another, against the multiprocess executor with 2 processes; every step's DuckDB
     has one thread in both (a step per core). The raw layers they leave must be equal."""
     from pipeline.project import Project
-    from pipeline.raw_digest import raw_digest
+    from pipeline.orchestration.raw_digest import raw_digest
     tree = _scale_tree(work, campaigns, size_mb)
     home = work / "scale-dagster-home"
 
@@ -150,16 +150,16 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
         for name in (".warehouse", "site", ".site-builds"):
             shutil.rmtree(tree / name, ignore_errors=True)
 
-    argv = [sys.executable, "-m", "pipeline.scale_out"]
+    argv = [sys.executable, "-m", "pipeline.commands.scale_out"]
     env = {"INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": str(home),
            "INTERCONNECT_PARSE_THREADS": "1"}
     # One Dagster instance for every run, as a user has one (make dev, make docs): created and
-    # its campaign partitions added (by pipeline.launch_args, as make launch does) before the
+    # its campaign partitions added (by pipeline.commands.launch_args, as make launch does) before the
     # first timed run, so no run pays for either
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
     shutil.copy(ROOT / "config" / "dagster.yaml", home / "dagster.yaml")   # as make docs
-    subprocess.run([sys.executable, "-m", "pipeline.launch_args"], check=True, cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "pipeline.commands.launch_args"], check=True, cwd=ROOT,
                    env={**os.environ, **env}, capture_output=True)
     configs = {"in_process": ("in_process", "1"), "multiprocess": ("multiprocess:2", "1"),
                "in_process_all_cores": ("in_process", "")}
@@ -219,4 +219,4 @@ def _write_scale_out(configs: dict, samples: dict, same: bool, campaigns: int,
                           f"make bench (bench/targets.py, parallel) on {cores} cores, Python "
                           f"{platform.python_version()}, DuckDB "
                           f"{duckdb.__version__}: wall time of "
-                          f"python -m pipeline.scale_out from an empty raw store"])
+                          f"python -m pipeline.commands.scale_out from an empty raw store"])

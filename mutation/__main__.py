@@ -2,7 +2,7 @@
 through mutmut). Not part of ``make test``: each mutant runs tests.
 
     python -m mutation sql [--sample N] [--seed S] [--only GLOB] [--list]
-    python -m mutation python [mutmut run arguments, e.g. "pipeline.ingest.ping*"]
+    python -m mutation python [mutmut run arguments, e.g. "pipeline.ingest.formats.ping*"]
 
 SQL: every mutant of ``mutation/sql_mutants.py`` is applied, one at a time, to a scratch copy of
 the project and meets the tests in the order ``mutation/sql_harness.py`` describes. The score

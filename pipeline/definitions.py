@@ -3,8 +3,8 @@
 A ``dg`` project (``[tool.dg]`` in pyproject.toml): the definitions are autoloaded from the
 ``pipeline/defs`` package, whose modules each give their part for the tree at
 ``INTERCONNECT_ROOT`` (default: this checkout): raw layer, SQL models and checks, pages, the
-resources, and the schedule and sensor. Parsers, models, renderers, charts and collectors are
-plain libraries beside it in ``pipeline/``.
+resources, and the schedule and sensor. They are built in ``pipeline/orchestration``; the
+layers below it are plain libraries (README, "How it fits together").
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from dagster import Definitions, definitions, load_from_defs_folder
 
-from .assembly import definitions_for
-from .project import Project
+from pipeline.orchestration.assembly import definitions_for
+from pipeline.project import Project
 
 __all__ = ["build_definitions", "defs"]
 

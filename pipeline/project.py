@@ -51,7 +51,7 @@ class Project:
 
     @property
     def raw_store(self) -> Path:
-        """Parsed raw files as Parquet, beside the warehouse (pipeline/store.py)."""
+        """Parsed raw files as Parquet, beside the warehouse (pipeline/ingest/store.py)."""
         return self.warehouse.with_suffix(".raw")
 
     @property

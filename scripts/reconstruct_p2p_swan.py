@@ -322,7 +322,7 @@ def tc_campaign(out: Path) -> None:
             "commands": {
                 "nccl": "mpirun -np 2 -H ip-172-31-10-11,ip-172-31-10-12 ./build/sendrecv_perf "
                         "-b 64M -e 128M -f 2 -g 1 -N 5",
-                "gloo": "python -m pipeline.p2p_bench --backend gloo --sizes 67108864,134217728 "
+                "gloo": "python -m pipeline.collect.p2p_bench --backend gloo --sizes 67108864,134217728 "
                         "--iters 10 --warmup 2 --output recv.jsonl",
                 "tc_clear": "tc qdisc del dev ens3 root"}},
         "files": files})
@@ -409,7 +409,7 @@ only the medians carry the original measurements.
 | path | tool / format | what |
 | --- | --- | --- |
 | `nccl/<setting>.log` | nccl-tests `sendrecv_perf -b 64M -e 128M -f 2 -N 5` stdout (`nccl_tests`) | 5 cycles x 2 sizes x out-of-place/in-place |
-| `gloo/<setting>.jsonl` | `python -m pipeline.p2p_bench --backend gloo` on the receiver (`gloo_bench`) | 10 timed transfers per size |
+| `gloo/<setting>.jsonl` | `python -m pipeline.collect.p2p_bench --backend gloo` on the receiver (`gloo_bench`) | 10 timed transfers per size |
 
 The manifest gives each file its setting (`tc_delay_ms`, `tc_rate_gbit`, the `tc` command)
 and backend. Regenerate: `.venv/bin/python scripts/reconstruct_p2p_swan.py`.

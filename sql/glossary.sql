@@ -1,6 +1,6 @@
 -- The columns that mean the same in every table they appear in, described once. Not a model
 -- (nothing is built from this file): the Data dictionary reads these lines for a column whose
--- own model, and every model upstream of it, says nothing about it (pipeline/column_notes.py).
+-- own model, and every model upstream of it, says nothing about it (pipeline/warehouse/column_notes.py).
 -- A model's own "-- column <name>:" line wins over a line here.
 --
 -- column campaign: the campaign the row belongs to: its folder name under raw_data/deployments/

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import build, copy_tree
+from pipeline.commands.in_process import build, copy_tree
 from pipeline.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def cli_env(root: Path, **extra) -> dict:
-    """The environment of ``python -m pipeline.cli_build`` on the tree at ``root``: none of this
+    """The environment of ``python -m pipeline.commands.build`` on the tree at ``root``: none of this
     session's warehouse, publish folder or Dagster home leaks in."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
@@ -24,7 +24,7 @@ def cli_env(root: Path, **extra) -> dict:
 
 def run_cli_build(root: Path, *args: str) -> subprocess.CompletedProcess:
     """Build the tree at ``root`` as ``make docs`` does, in a subprocess."""
-    return subprocess.run([sys.executable, "-m", "pipeline.cli_build", *args], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "pipeline.commands.build", *args], cwd=REPO,
                           env=cli_env(root), capture_output=True, text=True)
 
 
@@ -66,9 +66,9 @@ def warehouse(project):
 
 @pytest.fixture
 def fresh_locks(monkeypatch):
-    """pipeline/lock.py as in a new process: no lock held or refused, no owner, the default
+    """pipeline/util/lock.py as in a new process: no lock held or refused, no owner, the default
     wait; the locks a test took are let go after it. (Lock test files use it for every test.)"""
-    from pipeline import lock
+    from pipeline.util import lock
     monkeypatch.setattr(lock, "_held", {})
     monkeypatch.setattr(lock, "_refused", {})
     monkeypatch.delenv(lock.OWNER_ENV, raising=False)

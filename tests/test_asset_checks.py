@@ -1,5 +1,5 @@
 """sql/tests/assert_*.sql on tiny hand-made inputs: each check fails where it should and passes
-where it should (its own SQL, run with pipeline.models.run_test on in-memory DuckDB).
+where it should (its own SQL, run with pipeline.warehouse.models.run_test on in-memory DuckDB).
 
 Where a check reads a model whose inputs are small, that model's own SQL is built from raw
 tables (run_model, the step build_all repeats); deep marts are given as the columns the check
@@ -11,9 +11,10 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline import models
-from pipeline.ingest import gguf, ping, reference
-from pipeline.ingest.netdev import FORMAT as NETDEV
+from pipeline.warehouse import models
+from pipeline.ingest import reference
+from pipeline.ingest.formats import gguf, ping
+from pipeline.ingest.formats.netdev import FORMAT as NETDEV
 from pipeline.ingest.runner import ensure_table
 
 SQL = Path(__file__).resolve().parent.parent / "sql"

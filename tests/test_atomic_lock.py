@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import lock
-from pipeline.atomic import atomic_write, write_if_changed
+from pipeline.util import lock
+from pipeline.util.atomic import atomic_write, write_if_changed
 
 
 def test_a_failing_fill_leaves_the_old_bytes_and_no_temp_file(tmp_path):
@@ -69,7 +69,7 @@ def test_the_bytes_are_written_whole_around_the_fault_point(tmp_path):
 HOLD = """
 import sys, time
 from pathlib import Path
-from pipeline import lock
+from pipeline.util import lock
 lock.acquire([Path(sys.argv[1])], timeout_s=5)
 print("held", flush=True)
 time.sleep(30)
@@ -176,7 +176,7 @@ def test_a_stale_temp_file_that_vanished_meanwhile_is_no_error(tmp_path, monkeyp
 
 
 def test_the_fault_point_is_hit_with_exactly_the_first_half_written_in_tmp_dir(tmp_path, monkeypatch):
-    import pipeline.atomic as atomic
+    import pipeline.util.atomic as atomic
     target, staging = tmp_path / "docs" / "page.md", tmp_path / "staging"
     target.parent.mkdir()
     staging.mkdir()

@@ -17,9 +17,9 @@ import duckdb
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from pipeline import pages
+from pipeline.publish import pages
 from pipeline.ingest import reference
-from pipeline.models import discover, discover_tests, run_model, run_test, topological
+from pipeline.warehouse.models import discover, discover_tests, run_model, run_test, topological
 
 ROOT = Path(__file__).resolve().parents[1]
 REF = ROOT / "raw_data" / "reference"

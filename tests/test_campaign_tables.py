@@ -11,7 +11,7 @@ import duckdb
 
 from pipeline.ingest.campaign_tables import write_campaign
 from pipeline.ingest.scan import scan_campaign
-from pipeline.store import RawStore
+from pipeline.ingest.store import RawStore
 
 MANIFEST = """campaign: p1
 kind: p2p
@@ -109,7 +109,7 @@ def test_an_empty_campaign_folder_writes_a_file_table_without_rows(tmp_path):
 
 def test_the_frames_have_the_raw_tables_columns_in_order_even_when_empty(tmp_path):
     from pipeline.ingest.campaign_tables import campaign_frame, files_frame
-    from pipeline.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
+    from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
     scan = _campaign(tmp_path / "raw_data", files={})
     assert list(campaign_frame(scan).columns) == list(CAMPAIGN_COLUMNS)
     scan = _campaign(tmp_path / "raw_data", name="p2", manifest=None, files={})

@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from chart_marts import table as _table
-from pipeline.charts import ethernet_bandwidth_math as ebm
-from pipeline.charts import point_to_point as p2p
+from pipeline.publish.charts import ethernet_bandwidth_math as ebm
+from pipeline.publish.charts import point_to_point as p2p
 
 SVG = "{http://www.w3.org/2000/svg}"
 

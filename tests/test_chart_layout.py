@@ -11,8 +11,8 @@ import pytest
 
 import chart_marts
 import svg_layout
-from pipeline.charts import discover_charts, ethernet_bandwidth_math, lab_validation
-from pipeline.charts import point_to_point
+from pipeline.publish.charts import discover_charts, ethernet_bandwidth_math, lab_validation
+from pipeline.publish.charts import point_to_point
 
 CHARTS = discover_charts()
 

@@ -9,8 +9,8 @@ import duckdb
 import pytest
 
 import chart_marts
-from pipeline.charts import discover_charts
-from pipeline.charts import point_to_point as p2p
+from pipeline.publish.charts import discover_charts
+from pipeline.publish.charts import point_to_point as p2p
 
 
 @pytest.mark.parametrize("top, nice", [
@@ -103,14 +103,14 @@ def test_the_ninth_series_repeats_the_first_ones_marker():
 # --- discover_charts -------------------------------------------------------------------------
 
 def test_a_private_module_or_one_without_charts_adds_nothing(tmp_path, monkeypatch):
-    import pipeline.charts as charts
+    import pipeline.publish.charts as charts
     (tmp_path / "_private.py").write_text("raise RuntimeError('a private module was imported')\n")
     (tmp_path / "aaa_no_charts.py").write_text("X = 1\n")
     monkeypatch.setattr(charts, "__path__", [*charts.__path__, str(tmp_path)])
     try:
         names = [c.name for c in discover_charts()]
     finally:
-        sys.modules.pop("pipeline.charts.aaa_no_charts", None)
+        sys.modules.pop("pipeline.publish.charts.aaa_no_charts", None)
     # "_private" sorts before every other module: skipping it must not end the search
     assert len(names) == 11 and names[0] == "ebm_prefill_utilisation"
 
@@ -118,7 +118,7 @@ def test_a_private_module_or_one_without_charts_adds_nothing(tmp_path, monkeypat
 # --- value labels that take turns ------------------------------------------------------------
 
 def test_a_label_takes_the_first_free_place():
-    from pipeline.charts.labels import Placer, text_box
+    from pipeline.publish.charts.labels import Placer, text_box
     placer = Placer([(0.0, 100.0, 200.0, 120.0)])          # the tick labels' strip
     # "abc" is 3 x 6.4 = 19.2 px wide, 11 px tall
     assert text_box("abc", 50.0, 20.0, "middle") == pytest.approx((40.4, 11.5, 59.6, 22.5))

@@ -81,7 +81,7 @@ def _model(path: Path) -> None:
 
 
 def test_gguf_copy_is_small_and_reads_like_the_original(tmp_path):
-    from pipeline.ingest.gguf import parse
+    from pipeline.ingest.formats.gguf import parse
     model = tmp_path / "m.gguf"
     _model(model)
     r = collect("gguf", model, "--campaign-dir", tmp_path / "c1", "--host", "srv")

@@ -1,6 +1,6 @@
 """The whole capture path on real tools: namespaces, veth, tbf, iperf3, ping, netdev.
 
-pipeline.collect.lab builds two network namespaces joined by a veth pair whose
+pipeline.collect.netns_lab builds two network namespaces joined by a veth pair whose
 ends are shaped with tbf at 200 Mbit/s, runs the collectors in them (iperf3
 both ways, ping, the netdev sampler in both namespaces, ethtool), and the
 campaign is then ingested by the project's own manifest scan + ingest runner
@@ -17,10 +17,10 @@ import os
 import duckdb
 import pytest
 
-from pipeline.collect import lab
-from pipeline.ingest import discover_formats
-from pipeline.bare_build import ingest_tree, raw_views
-from pipeline.build_steps import Layout
+from pipeline.collect import netns_lab as lab
+from pipeline.ingest.formats import discover_formats
+from pipeline.commands.bare_build import ingest_tree, raw_views
+from pipeline.warehouse.steps import Layout
 from pipeline.project import Project
 
 RATE_MBIT = 200

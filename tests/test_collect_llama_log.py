@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.ingest.journal import parse
+from pipeline.ingest.formats.journal import parse
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Every published column says what it holds, from a comment beside the SQL that makes it.
 
-The rules (pipeline/column_notes.py) are tested on small SQL written here; the project is held
+The rules (pipeline/warehouse/column_notes.py) are tested on small SQL written here; the project is held
 to them on its own build: no column of a mart without a description, no ``-- column`` line for
 a column its model does not have, no glossary line nothing uses, and the Data dictionary page
 prints each description.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import column_notes, models
+from pipeline.warehouse import column_notes, models
 from tests.conftest import warehouse
 
 REPO = Path(__file__).resolve().parents[1]

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from dagster import MetadataValue
 
-from pipeline.assembly import definitions_for
-from pipeline.charts import discover_charts
-from pipeline.pages import discover_pages
+from pipeline.orchestration.assembly import definitions_for
+from pipeline.publish.charts import discover_charts
+from pipeline.publish.pages import discover_pages
 from pipeline.project import Project
 
 from conftest import REPO
@@ -87,7 +87,7 @@ def test_every_check_is_described_and_owned(graph):
 
 def test_the_nightly_build_compares_with_the_published_ledger(monkeypatch, tmp_path):
     from dagster import DagsterInstance, build_schedule_context, validate_run_config
-    from pipeline.defs.automation import nightly_rebuild
+    from pipeline.orchestration.automation import nightly_rebuild
     monkeypatch.setenv("INTERCONNECT_ROOT", str(REPO))
     with DagsterInstance.local_temp(str(tmp_path)) as instance:
         request = nightly_rebuild(build_schedule_context(instance=instance))
@@ -110,7 +110,7 @@ def test_page_assets_link_the_file_they_write_and_say_what_the_page_is_for(graph
 
 @pytest.mark.parametrize("load", [
     "import pipeline.definitions",                                  # dg, the webserver
-    "from pipeline import scale_out\nscale_out.ingest_job()",       # a run's launcher
+    "from pipeline.orchestration import scale_out\nscale_out.ingest_job()",       # a run's launcher
 ])
 def test_loading_the_definitions_leaves_pandas_to_the_steps_that_use_it(load):
     # pandas is a third of the definitions' import time; each parser and table writer

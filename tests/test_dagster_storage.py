@@ -1,4 +1,4 @@
-"""The instance storage named in config/dagster.yaml (pipeline/dagster_storage.py): Dagster's own
+"""The instance storage named in config/dagster.yaml (pipeline/orchestration/run_storage.py): Dagster's own
 SQLite files, with the event log's databases kept open between events."""
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.event_log.sqlite import sqlite_event_log
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
 
-from pipeline import dagster_storage
-from pipeline.dagster_storage import OPEN_RUN_DATABASES, KeptOpenEventLogStorage, SqliteStorage
+from pipeline.orchestration import run_storage as dagster_storage
+from pipeline.orchestration.run_storage import OPEN_RUN_DATABASES, KeptOpenEventLogStorage, SqliteStorage
 
 from conftest import REPO
 
@@ -177,7 +177,7 @@ def test_a_stamped_instance_opens_without_reading_the_migration_scripts(tmp_path
 
 
 def test_an_unstamped_database_is_left_to_dagster_to_create(tmp_path):
-    from pipeline.dagster_storage import stamped
+    from pipeline.orchestration.run_storage import stamped
     path = tmp_path / "x.db"
     assert not stamped(str(path))                   # no file
     path.write_bytes(b"not a database")

@@ -6,8 +6,8 @@ import pytest
 from dagster import AssetKey
 
 from pipeline.definitions import build_definitions
-from pipeline.models import ModelError
-from pipeline.pages import PageError
+from pipeline.warehouse.models import ModelError
+from pipeline.publish.pages import PageError
 from pipeline.project import Project
 
 REPO = Path(__file__).resolve().parent.parent

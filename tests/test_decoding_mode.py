@@ -6,7 +6,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline import models
+from pipeline.warehouse import models
 
 SQL = Path(__file__).resolve().parent.parent / "sql"
 

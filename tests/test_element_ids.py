@@ -1,4 +1,4 @@
-"""Every table and chart on the site has a stable anchor (pipeline/render/element_ids.py)."""
+"""Every table and chart on the site has a stable anchor (pipeline/publish/element_ids.py)."""
 from __future__ import annotations
 
 import re
@@ -6,7 +6,7 @@ from collections import Counter
 
 import markdown
 
-EXTENSIONS = ["tables", "attr_list", "toc", "pipeline.render.element_ids"]
+EXTENSIONS = ["tables", "attr_list", "toc", "pipeline.publish.element_ids"]
 
 PAGE = """intro
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.freshness import stale_files
+from pipeline.commands.check import stale_files
 
 from conftest import REPO, warehouse
 
@@ -133,7 +133,7 @@ def test_nothing_quarantined_in_committed_data(built):
 
 def test_the_build_records_the_digests_it_covered(built):
     # the raw_data sensor compares the tree with these (tests/test_raw_data_sensor.py)
-    from pipeline.defs.raw_data_sensor import tree_digests
+    from pipeline.orchestration.sensor import tree_digests
     con = warehouse(built)
     recorded = dict(con.execute("select folder, content_sha256 from meta_build_inputs").fetchall())
     assert recorded == tree_digests(built)

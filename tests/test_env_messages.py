@@ -1,10 +1,10 @@
-"""pipeline/ingest/env.py's refusals word for word, and which binding of a key twice wins."""
+"""pipeline/ingest/formats/env.py's refusals word for word, and which binding of a key twice wins."""
 from __future__ import annotations
 
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.env import parse
+from pipeline.ingest.formats.env import parse
 
 
 def _refusal(tmp_path, text: str) -> str:

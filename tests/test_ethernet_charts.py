@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from pipeline.charts.ethernet_bandwidth_math import CHARTS
-from pipeline.models import discover, run_model
-from pipeline.schemas import campaign_schema, set_search_path
+from pipeline.publish.charts.ethernet_bandwidth_math import CHARTS
+from pipeline.warehouse.models import discover, run_model
+from pipeline.warehouse.schemas import campaign_schema, set_search_path
 
 from conftest import REPO, warehouse
 

@@ -1,4 +1,4 @@
-"""pipeline/ingest/ethtool.py's refusals word for word (file, line, what was expected, what was
+"""pipeline/ingest/formats/ethtool.py's refusals word for word (file, line, what was expected, what was
 found), the line each --json object is counted from, and the PHYAD and speed spellings that are
 read or refused. Found by mutation testing: these branches had no test that checked a value."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.ethtool import parse
+from pipeline.ingest.formats.ethtool import parse
 
 GOOD = "Settings for eth0:\n\tSpeed: 1000Mb/s\n\tDuplex: Full\n\tPHYAD: 1\n" \
        "\tAuto-negotiation: on\n\tLink detected: yes\n"

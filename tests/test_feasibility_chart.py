@@ -1,4 +1,4 @@
-"""The feasibility heatmap draws the mart's cells (pipeline/charts/ethernet_bandwidth_math.py):
+"""The feasibility heatmap draws the mart's cells (pipeline/publish/charts/ethernet_bandwidth_math.py):
 every cell read back from the SVG (its row, token rate and link by the chart's own labels, its
 text and fill) and compared with the hand-made ``fct_link_feasibility`` rows, at full width
 and in the phone layout."""
@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from pipeline.charts import ethernet_bandwidth_math as ebm
+from pipeline.publish.charts import ethernet_bandwidth_math as ebm
 
 SVG = "{http://www.w3.org/2000/svg}"
 GREEN, YELLOW, RED = "#c7e9c0", "#fee391", "#fcae91"       # ebm.CLASS_FILLS, written out
@@ -124,7 +124,7 @@ def _narrow_cells(svg: str) -> dict:
 
 def test_every_cell_shows_its_share_and_class_on_a_phone(con):
     svg = ebm.feasibility_heatmap(con, narrow=True)
-    assert ET.fromstring(svg).get("width") == str(340)     # pipeline.charts.point_to_point.NARROW
+    assert ET.fromstring(svg).get("width") == str(340)     # pipeline.publish.charts.point_to_point.NARROW
     assert _narrow_cells(svg) == EXPECTED
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline import models
+from pipeline.warehouse import models
 
 ROOT = Path(__file__).resolve().parent.parent
 

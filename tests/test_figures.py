@@ -8,12 +8,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import pages
-from pipeline.figures import baseline as baseline_mod
-from pipeline.figures.diff import compare, figures_changed
-from pipeline.figures.ledger import build_id, figure_id, from_csv, to_csv
-from pipeline.figures.regressions import RuleError, evaluate, rules_from_rows
-from pipeline.figures.what_changed import stage
+from pipeline.publish import pages
+from pipeline.publish.figures import baseline as baseline_mod
+from pipeline.publish.figures.diff import compare, figures_changed
+from pipeline.publish.figures.ledger import build_id, figure_id, from_csv, to_csv
+from pipeline.publish.figures.regressions import RuleError, evaluate, rules_from_rows
+from pipeline.publish.what_changed import stage
 
 
 def _render(tmp_path: Path, body: str, keys=None):
@@ -195,7 +195,7 @@ def test_baseline_is_head_in_a_checkout_and_the_publish_dir_elsewhere(tmp_path, 
 
 
 def _stage_pages(staged: Path, rows: list[dict]) -> set[str]:
-    from pipeline.figures.site_ledger import stage_figures
+    from pipeline.publish.figures.site_ledger import stage_figures
     pages_seen = set()
     for page in sorted({r["page"] for r in rows if r["table"] != "meta_campaign_status"}):
         (staged / f"{page}.md").parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Unit filters: the one place base units become labels."""
 import pytest
 
-from pipeline.render import filters as f
+from pipeline.publish import filters as f
 
 
 @pytest.mark.parametrize("call, expected", [

@@ -1,4 +1,4 @@
-"""GGUF metadata arrays as stored (pipeline/ingest/gguf.py): per-layer numbers, bools and floats
+"""GGUF metadata arrays as stored (pipeline/ingest/formats/gguf.py): per-layer numbers, bools and floats
 kept item by item, strings kept as UTF-8 (not \\u escapes), arrays past their limit and nested
 arrays stored as their length only. Headers written with gguf-py's GGUFWriter."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 from gguf import GGUFValueType, GGUFWriter
 
-from pipeline.ingest.gguf import ARRAY_SUMMARY_OVER, LAYER_ARRAY_MAX, parse
+from pipeline.ingest.formats.gguf import ARRAY_SUMMARY_OVER, LAYER_ARRAY_MAX, parse
 
 
 def _header(path, arrays: dict) -> dict:

@@ -1,4 +1,4 @@
-"""pipeline/ingest/gloo_bench.py's refusals word for word (file, line, expected, found), and the
+"""pipeline/ingest/formats/gloo_bench.py's refusals word for word (file, line, expected, found), and the
 zero boundaries of time and size. Found by mutation testing."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.gloo_bench import parse
+from pipeline.ingest.formats.gloo_bench import parse
 
 GOOD = {"bench": "p2p_bench", "schema": 1, "backend": "gloo", "world_size": 2, "rank": 1, "peer": 0,
         "op": "recv", "size_bytes": 1048576, "dtype": "float32", "iteration": 0, "time_s": 0.012}

@@ -8,12 +8,12 @@ import shutil
 import pytest
 from dagster import AssetKey, DagsterEventType, DagsterInstance, build_sensor_context
 
-from pipeline.assembly import definitions_for
+from pipeline.orchestration.assembly import definitions_for
 from pipeline.ingest.scan import campaign_folders
 from pipeline.project import Project
-from pipeline.defs import raw_data_sensor
-from pipeline.defs.automation import raw_data_changed
-from pipeline.defs.partitions import CAMPAIGNS
+from pipeline.orchestration import sensor as raw_data_sensor
+from pipeline.orchestration.automation import raw_data_changed
+from pipeline.orchestration.partitions import CAMPAIGNS
 
 
 CHANGED = "qwen38-27b-pp"

@@ -7,7 +7,7 @@ import pytest
 
 from parser_cases import assert_rejects
 
-from pipeline.ingest.env import FORMAT, parse
+from pipeline.ingest.formats.env import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
 FIX = Path(__file__).parent / "fixtures" / "env"

@@ -7,7 +7,7 @@ import pytest
 
 from parser_cases import assert_rejects
 
-from pipeline.ingest.ethtool import FORMAT, parse
+from pipeline.ingest.formats.ethtool import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
 FIX = Path(__file__).parent / "fixtures" / "ethtool"

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.gguf import FORMAT, parse
+from pipeline.ingest.formats.gguf import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
 FIX = Path(__file__).parent / "fixtures" / "gguf"

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import p2p_bench
+from pipeline.collect import p2p_bench
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.gloo_bench import FORMAT, parse
+from pipeline.ingest.formats.gloo_bench import FORMAT, parse
 
 FIX = Path(__file__).parent / "fixtures" / "gloo_bench"
 

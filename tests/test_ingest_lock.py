@@ -1,4 +1,4 @@
-"""What one campaign's ingest step holds (pipeline/lock.py, ``ingest_lock``): the build locks
+"""What one campaign's ingest step holds (pipeline/util/lock.py, ``ingest_lock``): the build locks
 shared and its campaign's lock exclusively, both let go when the step ends. So the steps of a
 run ingest different campaigns side by side (in any process), one campaign is never written by
 two steps at once, and a build and ingest steps exclude each other. flock locks belong to an
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import lock
-from pipeline.lock import BuildLockedError, ingest_lock, lock_paths
+from pipeline.util import lock
+from pipeline.util.lock import BuildLockedError, ingest_lock, lock_paths
 
 REPO = Path(__file__).resolve().parent.parent
-HOLD_BUILD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline import lock\n"
+HOLD_BUILD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline.util import lock\n"
               "lock.writer_lock(Path(sys.argv[1]), Path(sys.argv[2]), timeout_s=5)\n"
               "print('held', flush=True)\ntime.sleep(60)\n")
 
@@ -111,7 +111,7 @@ def test_an_ingest_step_keeps_a_build_out(tmp_path):
     root, db = _tree(tmp_path)
     with ingest_lock(root, db, tmp_path / "c.lock", timeout_s=1):
         build = subprocess.run([sys.executable, "-c",
-                                "import sys\nfrom pathlib import Path\nfrom pipeline import lock\n"
+                                "import sys\nfrom pathlib import Path\nfrom pipeline.util import lock\n"
                                 "lock.writer_lock(Path(sys.argv[1]), Path(sys.argv[2]), timeout_s=0.3)\n",
                                 str(root), str(db)], capture_output=True, text=True, cwd=REPO)
     assert build.returncode != 0 and "BuildLockedError" in build.stderr
@@ -125,7 +125,7 @@ def test_a_build_ingests_under_its_own_lock_without_waiting(tmp_path, monkeypatc
     # a step in a child process of the build (the multiprocess executor) does not wait either
     monkeypatch.setenv(lock.OWNER_ENV, str(os.getpid()))
     child = subprocess.run([sys.executable, "-c",
-                            "import sys\nfrom pathlib import Path\nfrom pipeline.lock import ingest_lock\n"
+                            "import sys\nfrom pathlib import Path\nfrom pipeline.util.lock import ingest_lock\n"
                             "with ingest_lock(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), timeout_s=0.3):\n"
                             "    print('in')\n", str(root), str(db), str(tmp_path / "c.lock")],
                            capture_output=True, text=True, cwd=REPO)

@@ -5,7 +5,7 @@ import pytest
 from parser_cases import assert_rejects
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.nccl_debug import parse
+from pipeline.ingest.formats.nccl_debug import parse
 
 FIX = Path(__file__).parent / "fixtures" / "nccl_debug"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.nccl_tests import FORMAT, parse
+from pipeline.ingest.formats.nccl_tests import FORMAT, parse
 
 FIX = Path(__file__).parent / "fixtures" / "nccl_tests"
 

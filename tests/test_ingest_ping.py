@@ -8,7 +8,7 @@ import pytest
 from parser_cases import assert_rejects
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.ping import FORMAT, parse
+from pipeline.ingest.formats.ping import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
 
 FIX = Path(__file__).parent / "fixtures" / "ping"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from pipeline.ingest import iperf3, ping
+from pipeline.ingest.formats import iperf3, ping
 from pipeline.ingest.base import ParseError
 
 

@@ -1,4 +1,4 @@
-"""pipeline/ingest/journal.py, rule by rule: each refusal word for word (file, line, expected,
+"""pipeline/ingest/formats/journal.py, rule by rule: each refusal word for word (file, line, expected,
 found), and the details a reader relies on: a cut last line kept as text with no field read, a
 complete JSON object without its newline read, blank lines and journalctl's own marks inside a
 file skipped, the time zone of each export, message text kept exactly. Lines are written in the
@@ -11,7 +11,7 @@ import time
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.journal import parse
+from pipeline.ingest.formats.journal import parse
 
 LAUNCH = "slot launch_slot_: id  0 | task 5 | processing task"      # a line llama-server prints
 ISO = "2026-08-17T18:40:00.123456+02:00 frank llama-server[4242]: "
@@ -141,7 +141,7 @@ def test_a_negative_two_digit_offset(tmp_path):
 
 
 def test_every_kind_of_log_gives_the_same_columns_and_drops_a_progress_lines_return(tmp_path):
-    from pipeline.ingest.journal import FORMAT
+    from pipeline.ingest.formats.journal import FORMAT
     want = set(FORMAT.columns) | {"source_line"}
     for text in (f"{LAUNCH}\n\rsrv  progress\nsrv  ends with X\n",
                  f"{DOCKER}{LAUNCH}\n{DOCKER}\rsrv  progress\n{DOCKER}srv  ends with X\n",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import REPO, warehouse
-from pipeline.lab import run
-from pipeline.lab.model import Shape
+from pipeline.collect.llama_lab import run
+from pipeline.collect.llama_lab.model import Shape
 
 SHAPE = Shape()
 CAMPAIGNS = sorted(p.name for p in (REPO / "raw_data" / "deployments").glob("lab-rpc-*"))

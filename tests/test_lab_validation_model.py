@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import models
-from pipeline.charts.lab_validation import prefill_validation
+from pipeline.warehouse import models
+from pipeline.publish.charts.lab_validation import prefill_validation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,7 +139,7 @@ def test_the_verdict_says_which_way_the_model_errs(con):
 
 
 def test_the_time_charts_are_drawn_in_milliseconds(con):
-    from pipeline.charts.lab_validation import decode_validation
+    from pipeline.publish.charts.lab_validation import decode_validation
     svg = decode_validation(con)
     # decode steps 0.07, 0.05, 0.5 s (D) -> 70, 50, 500 ms: the y axis tops at 500 (ticks of
     # 100), where seconds would top at 0.5
@@ -191,7 +191,7 @@ def _axes(svg: str):
 
 
 def test_the_validation_chart_draws_each_runs_values_at_its_rate():
-    from pipeline.charts.lab_validation import validation
+    from pipeline.publish.charts.lab_validation import validation
     svg = validation(_validation_table(VALIDATION), "prefill", "T", "prefill (tok/s)")
     sx, sy, yticks, xticks = _axes(svg)
     # values up to 400: the axis tops at 500 (_nice: 5 steps of 100), ticks every 100
@@ -220,7 +220,7 @@ def test_the_validation_chart_draws_each_runs_values_at_its_rate():
 
 
 def test_the_phone_chart_has_a_tick_a_decade_and_the_legend_under_the_plot():
-    from pipeline.charts.lab_validation import validation
+    from pipeline.publish.charts.lab_validation import validation
     svg = validation(_validation_table(VALIDATION), "prefill", "T", "prefill (tok/s)", narrow=True)
     sx, sy, _, xticks = _axes(svg)
     assert xticks == [10.0, 100.0, 1000.0]
@@ -237,7 +237,7 @@ def test_the_phone_chart_has_a_tick_a_decade_and_the_legend_under_the_plot():
 
 
 def test_a_quantity_in_seconds_is_drawn_in_milliseconds_by_its_scale():
-    from pipeline.charts.lab_validation import validation
+    from pipeline.publish.charts.lab_validation import validation
     svg = validation(_validation_table(VALIDATION), "decode step", "T", "ms", 1e3)
     sx, sy, _, _ = _axes(svg)
     points = _points(svg)
@@ -250,7 +250,7 @@ def test_a_quantity_in_seconds_is_drawn_in_milliseconds_by_its_scale():
 
 
 def test_no_run_with_a_rate_draws_empty_axes():
-    from pipeline.charts.lab_validation import validation
+    from pipeline.publish.charts.lab_validation import validation
     svg = validation(_validation_table([("s", "s4", "prefill", None, 1.0, 1.0)]), "prefill", "T", "y")
     assert _points(svg) == {} and "<polyline" not in svg
     # the default decade 10 .. 1000 Mbit/s, padded half a decade: ticks 10 to 1000 (1-2-5)
@@ -258,14 +258,14 @@ def test_no_run_with_a_rate_draws_empty_axes():
 
 
 def test_a_series_with_one_prediction_has_no_line():
-    from pipeline.charts.lab_validation import validation
+    from pipeline.publish.charts.lab_validation import validation
     svg = validation(_validation_table([("s", "a", "prefill", 8e6, 10.0, 12.0),
                                         ("s", "b", "prefill", 80e6, 20.0, None)]), "prefill", "T", "y")
     assert len(_points(svg)["predicted, s"]) == 1 and "<polyline" not in svg
 
 
 def test_decade_ticks_include_both_ends():
-    from pipeline.charts.lab_validation import _decade_ticks
+    from pipeline.publish.charts.lab_validation import _decade_ticks
     assert _decade_ticks(10, 1000) == [10, 20, 50, 100, 200, 500, 1000]
     assert _decade_ticks(10, 1000, (1,)) == [10, 100, 1000]
     assert _decade_ticks(2, 4.9) == [2]

@@ -1,8 +1,8 @@
-"""A real llama.cpp RPC pipeline split, measured end to end (pipeline/lab/run.py).
+"""A real llama.cpp RPC pipeline split, measured end to end (pipeline/collect/llama_lab/run.py).
 
 The short lab: one rate (100 Mbit/s), a 256-token prompt, 8 decoded tokens. llama-server in one
 network namespace, ggml-rpc-server in the other, joined by a tbf-shaped veth pair; the model is
-the lab's random-weight llama (H 512, 8 blocks, FFN 1024; pipeline/lab/model.py) and -ngl 5 puts
+the lab's random-weight llama (H 512, 8 blocks, FFN 1024; pipeline/collect/llama_lab/model.py) and -ngl 5 puts
 blocks 4-7 and the output on the worker. The captured campaign is then built by the pipeline in
 a tree of its own (no other campaign), and its figures are checked against what the format and
 the model's shape say they must be, worked by hand below.
@@ -20,9 +20,9 @@ import subprocess
 
 import pytest
 
-from pipeline.collect import lab
-from pipeline.lab import run, tools
-from pipeline.lab.model import Shape
+from pipeline.collect import netns_lab as lab
+from pipeline.collect.llama_lab import run, tools
+from pipeline.collect.llama_lab.model import Shape
 from conftest import build_copy, warehouse
 
 RATE_MBIT = 100

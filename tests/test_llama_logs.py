@@ -1,4 +1,4 @@
-"""llama-server logs as text, detected by content (pipeline/ingest/journal.py): journalctl
+"""llama-server logs as text, detected by content (pipeline/ingest/formats/journal.py): journalctl
 short-iso (both offset styles), short-iso-precise with a continuation line, -o cat, a plain
 stderr file with --log-timestamps/--log-prefix, docker logs --timestamps and rpc-server output.
 The samples are written from the tools' format strings (systemd src/shared/logs-show.c
@@ -9,7 +9,7 @@ import pytest
 
 from parser_cases import assert_rejects
 
-from pipeline.ingest.journal import FORMAT, parse
+from pipeline.ingest.formats.journal import FORMAT, parse
 
 FIX = Path(__file__).parent / "fixtures" / "llama_logs"
 # 2026-08-17T18:40:00+02:00 = 2026-08-17T16:40:00Z = 1786984800 s since the epoch

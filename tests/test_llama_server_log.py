@@ -1,7 +1,7 @@
 """llama-server log-line parser: every message shape, garbage, and the timing carry-over."""
 import pytest
 
-from pipeline.ingest.llama_server_log import FIELDS, TimingContext, parse_message
+from pipeline.ingest.formats.llama_server_fields import FIELDS, TimingContext, parse_message
 
 
 def fields(**given):

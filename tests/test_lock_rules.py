@@ -1,4 +1,4 @@
-"""The build lock's rules one by one (pipeline/lock.py), on a fake clock where waiting matters:
+"""The build lock's rules one by one (pipeline/util/lock.py), on a fake clock where waiting matters:
 who holds a lock, how long a build waits and how often it looks, what a refusal says, what the
 lock file holds. tests/test_atomic_lock.py runs the same code against real second processes."""
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import lock
+from pipeline.util import lock
 
 REPO = Path(__file__).resolve().parent.parent
-HOLD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline import lock\n"
+HOLD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline.util import lock\n"
         "lock.acquire([Path(sys.argv[1])], timeout_s=5)\nprint('held', flush=True)\ntime.sleep(60)\n")
 
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO
 

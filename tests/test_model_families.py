@@ -17,11 +17,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.bare_build import build_warehouse
-from pipeline.build import copy_tree
-from pipeline.build_steps import Layout
+from pipeline.commands.bare_build import build_warehouse
+from pipeline.commands.in_process import copy_tree
+from pipeline.warehouse.steps import Layout
 from pipeline.project import Project
-from pipeline.schemas import campaign_schema, q
+from pipeline.warehouse.schemas import campaign_schema, q
 
 from gguf_headers import write_header
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import models
+from pipeline.warehouse import models
 
 
 @pytest.mark.parametrize("sql, expected", [
@@ -91,11 +91,12 @@ def test_a_model_replaces_the_view_of_its_name_that_a_scope_change_left(tmp_path
 
 def test_a_forked_child_parses_sql_on_its_own_connection():
     # a DuckDB database does not survive fork (its threads stay in the parent): a child opens
-    # its own scratch database to parse on and leaves the parent's alone (pipeline/per_process.py)
+    # its own scratch database to parse on and leaves the parent's alone (pipeline/util/per_process.py)
     import os
     import signal
 
-    from pipeline import models, scratch
+    from pipeline.warehouse import models
+    from pipeline.util import scratch
     models._parse_tree("select 1 as parent")
     pid = os.fork()
     if pid == 0:                                        # the child: report by exit status only

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from pipeline.charts import discover_charts
-from pipeline.charts.point_to_point import CHAR_PX, NARROW
-from pipeline.schemas import campaign_schema, set_search_path
+from pipeline.publish.charts import discover_charts
+from pipeline.publish.charts.point_to_point import CHAR_PX, NARROW
+from pipeline.warehouse.schemas import campaign_schema, set_search_path
 
 from conftest import warehouse
 
@@ -107,7 +107,7 @@ def test_a_matrix_of_more_regions_than_fit_says_so_by_its_width():
     """14 regions at the smallest cell (24 px) need 80 + 14 x 24 + 4 = 420 px: the phone
     variant is drawn that wide (every cell inside it), so charts.js keeps the full chart."""
     import duckdb
-    from pipeline.charts.point_to_point import delay_matrix
+    from pipeline.publish.charts.point_to_point import delay_matrix
     con = duckdb.connect()
     names = [f"r{i:02d}" for i in range(14)]
     con.execute("create table fct_p2p_region_matrix (receiver_name varchar, receiver_order int, "

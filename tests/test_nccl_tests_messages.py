@@ -1,4 +1,4 @@
-"""Every way pipeline/ingest/nccl_tests.py refuses a file, word for word: the file, the line and
+"""Every way pipeline/ingest/formats/nccl_tests.py refuses a file, word for word: the file, the line and
 what was expected and found, so a reader can fix the file from the message alone. Rows are
 printed with nccl-tests' own format (src/util.cu ``%12li  %12li  %8s  %6s  %4i`` then the two
 halves ``%7s  %6.2f  %6.2f  %5g``); each case's text is written here, its message worked out by
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.nccl_tests import parse
+from pipeline.ingest.formats.nccl_tests import parse
 
 HEADER = ("#       size         count      type   redop    root     time   algbw   busbw #wrong"
           "     time   algbw   busbw #wrong")

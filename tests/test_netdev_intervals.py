@@ -9,8 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import models
-from pipeline.ingest.netdev import FORMAT
+from pipeline.warehouse import models
+from pipeline.ingest.formats.netdev import FORMAT
 from pipeline.ingest.runner import ensure_table
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "sql/intermediate/int_netdev__intervals.sql"

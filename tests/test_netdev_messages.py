@@ -1,4 +1,4 @@
-"""pipeline/ingest/netdev.py's refusals of bytes DuckDB cannot read, word for word: an undecodable
+"""pipeline/ingest/formats/netdev.py's refusals of bytes DuckDB cannot read, word for word: an undecodable
 byte (line and column), and a line too long for DuckDB's CSV reader (named by its line whether it
 ends in LF or CR LF, on both sides of the limit)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.ingest import netdev
+from pipeline.ingest.formats import netdev
 from pipeline.ingest.base import ParseError
 
 GOOD = (Path(__file__).parent / "fixtures" / "netdev" / "good" / "server-5-samples.txt").read_bytes()
@@ -73,12 +73,12 @@ SIXTEEN = " ".join(str(n) for n in range(16))
     ("eth0: " + SIXTEEN.replace("7", str(2 ** 64)), True, "overflow"),
 ])
 def test_each_kind_of_bad_line_is_told_apart(line, after_sample, problem):
-    from pipeline.ingest.netdev import _problem
+    from pipeline.ingest.formats.netdev import _problem
     assert _problem(line, after_sample) == problem
 
 
 def test_what_a_bad_line_is_shown_as():
-    from pipeline.ingest.netdev import _found
+    from pipeline.ingest.formats.netdev import _found
     assert _found("field_count", "  eth0: 1 2 3  ") == "3 fields in 'eth0: 1 2 3'"
     assert _found("non_numeric", "eth0: 1 x2 3") == "'x2' in 'eth0: 1 x2 3'"
     assert _found("bad_sample", "@ soon\n") == "'@ soon'"
@@ -89,7 +89,7 @@ def test_what_a_bad_line_is_shown_as():
 # --- how a DuckDB read error becomes the ParseError (netdev._unreadable, on its own) ------------
 
 def _read_error(tmp_path, message: str, offset: int = 0, text: str = "Inter-|\n"):
-    from pipeline.ingest.netdev import _unreadable
+    from pipeline.ingest.formats.netdev import _unreadable
     p = tmp_path / "cap.txt"
     p.write_text(text)
     return p, _unreadable(p, duckdb.InvalidInputException(message), offset)
@@ -120,7 +120,7 @@ def test_a_csv_error_without_a_number_has_no_line(tmp_path):
 
 
 def test_the_first_line_too_long_for_duckdb_is_named_even_at_exactly_the_limit(tmp_path):
-    from pipeline.ingest.netdev import LINE_LIMIT_BYTES
+    from pipeline.ingest.formats.netdev import LINE_LIMIT_BYTES
     # 500,000 four-byte characters: exactly 2,000,000 bytes in exactly LIMIT // 4 characters
     at_limit = "\U0001F600" * (LINE_LIMIT_BYTES // 4)
     p, err = _read_error(tmp_path, "Invalid Input Error: CSV Error on Line: 1",

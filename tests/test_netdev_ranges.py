@@ -7,7 +7,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.ingest import byte_ranges, netdev
+from pipeline.ingest import byte_ranges
+from pipeline.ingest.formats import netdev
 from pipeline.ingest.base import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "netdev"

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.ingest import netdev
+from pipeline.ingest.formats import netdev
 from pipeline.ingest.runner import columns_of, ingest_files
 from pipeline.ingest.scan import scan_campaign
-from pipeline.store import REGISTRY_KEY, RawStore
+from pipeline.ingest.store import REGISTRY_KEY, RawStore
 
 FIVE = Path(__file__).parent / "fixtures" / "netdev" / "good" / "server-5-samples.txt"
 ROW = "  eth0: {rx} 2 0 0 0 0 0 0 {tx} 4 0 0 0 0 0 0\n"

@@ -1,4 +1,4 @@
-"""A build with nothing to do does nothing (pipeline/build_key.py), on a copy of the tree.
+"""A build with nothing to do does nothing (pipeline/commands/build_key.py), on a copy of the tree.
 
 "Nothing" is checked on what a build would touch, never on time: no file under docs/, the
 warehouse, the raw store or the site changes (not even its modification time), and the output
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import copy_tree
-from pipeline.build_key import record_path
+from pipeline.commands.in_process import copy_tree
+from pipeline.commands.build_key import record_path
 from pipeline.project import Project
 
 from conftest import REPO, cli_env, run_cli_build
@@ -71,7 +71,7 @@ def test_touching_files_without_changing_them_is_still_nothing(tree):
 def _starts_building(root: Path, *args: str) -> None:
     """The build decides to do the work: it is stopped (SIGKILL) at the point where it would
     start, past the no-op check, and the last build's record is gone."""
-    proc = subprocess.run([sys.executable, "-m", "pipeline.cli_build", *args], cwd=REPO,
+    proc = subprocess.run([sys.executable, "-m", "pipeline.commands.build", *args], cwd=REPO,
                           env=cli_env(root, INTERCONNECT_FAULT="build:starting"),
                           capture_output=True, text=True)
     assert proc.returncode == -signal.SIGKILL, proc.stderr[-3000:]

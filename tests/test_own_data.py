@@ -1,4 +1,4 @@
-"""A user's own data beside the shipped campaigns, built by ``python -m pipeline.cli_build``:
+"""A user's own data beside the shipped campaigns, built by ``python -m pipeline.commands.build``:
 
 - ``llama70b-pp``: a second deployment (the shipped journal and netdev captures with a
   Llama-3-70B-shaped GGUF header, its own env file and a shorter prefill);
@@ -24,7 +24,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
 from gguf_headers import write_header

@@ -7,11 +7,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import models
-from pipeline.charts import point_to_point
-from pipeline.ingest import gloo_bench, iperf3, journal, nccl_debug, nccl_tests, ping
+from pipeline.warehouse import models
+from pipeline.publish.charts import point_to_point
+from pipeline.ingest.formats import gloo_bench, iperf3, journal, nccl_debug, nccl_tests, ping
 from pipeline.ingest.runner import ensure_table
-from pipeline.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
+from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = 1_250_000            # bytes: 10e6 bits, so a 1 Gbit/s cap means 10 ms on the wire

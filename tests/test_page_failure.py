@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
 

@@ -2,7 +2,7 @@
 import duckdb
 import pytest
 
-from pipeline import pages
+from pipeline.publish import pages
 
 
 def _template(tmp_path, body, marts="[t]"):

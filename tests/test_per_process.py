@@ -1,11 +1,11 @@
-"""One DuckDB database per process, across fork (pipeline/per_process.py). Each child reports
+"""One DuckDB database per process, across fork (pipeline/util/per_process.py). Each child reports
 by its exit status only; a child that dies of a signal has a negative exit code."""
 from __future__ import annotations
 
 import os
 import signal
 
-from pipeline.per_process import PerProcess
+from pipeline.util.per_process import PerProcess
 
 BUSY = "select sum(range) from range(5000000)"   # enough work to start the database's threads
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.bare_build import build_warehouse
-from pipeline.build_steps import Layout
-from pipeline.pages import render_template
+from pipeline.commands.bare_build import build_warehouse
+from pipeline.warehouse.steps import Layout
+from pipeline.publish.pages import render_template
 from pipeline.project import Project
-from pipeline.schemas import lit, q, set_search_path
+from pipeline.warehouse.schemas import lit, q, set_search_path
 
 from test_p2p_models import warehouse
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import models
+from pipeline.warehouse import models
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The deployment page's "prefill against link speed" chart (pipeline/charts/
+"""The deployment page's "prefill against link speed" chart (pipeline/publish/charts/
 ethernet_bandwidth_math.py, ``prefill_vs_link``) draws the mart's rows: each campaign's predicted
 points at their link's rate and value, read back against the chart's own tick scales, the
 measured one marked and labelled, on hand-made ``fct_prefill_what_if`` rows."""
@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from pipeline.charts.ethernet_bandwidth_math import prefill_vs_link
+from pipeline.publish.charts.ethernet_bandwidth_math import prefill_vs_link
 
 SVG = "{http://www.w3.org/2000/svg}"
 # campaign, link label, line rate, measured here?, predicted tok/s, measured tok/s (the mart

@@ -17,11 +17,11 @@ import pytest
 from dagster import (AddDynamicPartitionsRequest, AssetKey, DagsterInstance,
                      DeleteDynamicPartitionsRequest, SkipReason, build_sensor_context)
 
-from pipeline.assembly import definitions_for
-from pipeline.build import copy_tree
-from pipeline.defs import raw_data_sensor
-from pipeline.defs.automation import raw_data_changed
-from pipeline.defs.partitions import CAMPAIGNS
+from pipeline.orchestration.assembly import definitions_for
+from pipeline.commands.in_process import copy_tree
+from pipeline.orchestration import sensor as raw_data_sensor
+from pipeline.orchestration.automation import raw_data_changed
+from pipeline.orchestration.partitions import CAMPAIGNS
 from pipeline.ingest.scan import campaign_folders
 from pipeline.project import Project
 

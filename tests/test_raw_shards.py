@@ -1,4 +1,4 @@
-"""A capture parsed in byte ranges is stored as shards (pipeline/store.py): one Parquet file per
+"""A capture parsed in byte ranges is stored as shards (pipeline/ingest/store.py): one Parquet file per
 range in ``<key>.shards/`` beside a head file that holds no rows and the registry entry. The
 head is renamed last, and shards are read only beside their head, so a kill between the two
 renames leaves nothing that is read, and the next ingest repairs it."""
@@ -12,10 +12,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.ingest import netdev
+from pipeline.ingest.formats import netdev
 from pipeline.ingest.runner import columns_of, ingest_files
 from pipeline.ingest.scan import scan_campaign
-from pipeline.store import REGISTRY_KEY, RawStore, shard_dir
+from pipeline.ingest.store import REGISTRY_KEY, RawStore, shard_dir
 
 from conftest import REPO
 
@@ -126,10 +126,10 @@ def test_a_changed_or_removed_capture_takes_its_shards_with_it(tmp_path, three_r
 KILLED = """
 import duckdb, sys
 from pathlib import Path
-from pipeline.ingest import netdev
+from pipeline.ingest.formats import netdev
 from pipeline.ingest.runner import ingest_files
 from pipeline.ingest.scan import scan_campaign
-from pipeline.store import RawStore
+from pipeline.ingest.store import RawStore
 netdev.RANGE_BYTES = 1
 real = duckdb.connect
 def connect(*a, **k):

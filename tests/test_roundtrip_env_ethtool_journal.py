@@ -4,7 +4,7 @@ printed the way the writer prints them parse back to exactly those values; cut s
 undecodable bytes, a file gives a ParseError naming it and a line, or the values it still holds.
 
 Writers: python-dotenv's syntax (``[export ]KEY=value``, ``'single'`` and ``"double"`` quotes,
-with ``\\\\`` for a backslash in both and ``\\"`` in double quotes, ``#`` comments); ``pipeline.p2p_bench.record``;
+with ``\\\\`` for a backslash in both and ``\\"`` in double quotes, ``#`` comments); ``pipeline.collect.p2p_bench.record``;
 ethtool(8) ``dump_link_usettings`` (``Settings for %s:``, ``\\tSpeed: %uMb/s``, ``\\tDuplex: %s``,
 ``\\tAuto-negotiation: %s``, ``\\tPort: %s``, ``\\tPHYAD: %u``, ``\\tLink detected: %s``) and its
 netlink JSON; systemd's JSON export (``__REALTIME_TIMESTAMP`` as text, ``_PID`` as text, a
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import p2p_bench
-from pipeline.ingest import env, ethtool, gloo_bench, journal
+from pipeline.collect import p2p_bench
+from pipeline.ingest.formats import env, ethtool, gloo_bench, journal
 from pipeline.ingest.base import ParseError
 
 from parser_cases import assert_named
@@ -219,7 +219,7 @@ gguf_kvs = st.lists(st.tuples(st.from_regex(r"\Allama\.[a-z_]{1,12}(\.[a-z_]{1,8
 @SETTINGS
 @given(gguf_kvs)
 def test_gguf_metadata_parses_back(tmp_path, kvs):
-    from pipeline.ingest import gguf
+    from pipeline.ingest.formats import gguf
     path = tmp_path / "m.gguf"
     _gguf(path, kvs)
     rows = {r["key"]: (r["value_type"], r["value"]) for r in gguf.parse(path)}
@@ -230,7 +230,7 @@ def test_gguf_metadata_parses_back(tmp_path, kvs):
 @SETTINGS
 @given(gguf_kvs, st.integers(0, 10**9))
 def test_gguf_cut_short_is_an_error_at_an_offset_or_the_whole_header(tmp_path, kvs, where):
-    from pipeline.ingest import gguf
+    from pipeline.ingest.formats import gguf
     path = tmp_path / "m.gguf"
     _gguf(path, kvs)
     data = path.read_bytes()

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest import iperf3, nccl_tests
+from pipeline.ingest.formats import iperf3, nccl_tests
 from pipeline.ingest.base import ParseError
 
 from parser_cases import assert_named

@@ -4,7 +4,7 @@ without common/log.cpp's ``--log-timestamps``/``--log-prefix`` prefix, parses ba
 those values; a log cut anywhere keeps every complete line and marks the cut one, never reading a
 wrong number out of it; undecodable bytes name their line.
 
-Format strings (ggml-org/llama.cpp; see pipeline/ingest/llama_server_log.py for where each is):
+Format strings (ggml-org/llama.cpp; see pipeline/ingest/formats/llama_server_fields.py for where each is):
 ``slot %12.*s: id %2d | task %d | `` + message (SLT_*), ``srv  %12.*s: `` (SRV_*), bare lines
 (SLT_CNT and the 2024 timing block after its ``print_timing`` header), and common/log.cpp's
 ``%d.%02d.%03d.%03d `` (minutes, seconds, ms, us since start) plus a level letter ``I ``.
@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest import journal
+from pipeline.ingest.formats import journal
 from pipeline.ingest.base import ParseError
-from pipeline.ingest.llama_server_log import FIELDS
+from pipeline.ingest.formats.llama_server_fields import FIELDS
 
 from parser_cases import assert_named
 

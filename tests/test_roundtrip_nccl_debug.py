@@ -1,4 +1,4 @@
-"""Property-based round trip for NCCL_DEBUG=INFO logs (pipeline/ingest/nccl_debug.py): a log printed
+"""Property-based round trip for NCCL_DEBUG=INFO logs (pipeline/ingest/formats/nccl_debug.py): a log printed
 from random values through NCCL's own format strings parses back to exactly those values; cut
 anywhere, it gives what its whole lines say (or a ParseError at line 1 when none is an NCCL
 line), never a value cut in half.
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest import nccl_debug
+from pipeline.ingest.formats import nccl_debug
 from pipeline.ingest.base import ParseError
 
 SETTINGS = settings(max_examples=40, deadline=None,

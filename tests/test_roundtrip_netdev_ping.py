@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest import netdev, ping
+from pipeline.ingest.formats import netdev, ping
 from pipeline.ingest.base import ParseError
 
 from parser_cases import assert_named

@@ -6,7 +6,7 @@ import pytest
 from pipeline.ingest.base import Format, ParseError
 from pipeline.ingest.runner import columns_of, ingest_files
 from pipeline.ingest.scan import scan_campaign
-from pipeline.store import RawStore
+from pipeline.ingest.store import RawStore
 
 calls = []
 

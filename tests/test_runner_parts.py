@@ -6,10 +6,10 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest import ping
+from pipeline.ingest.formats import ping
 from pipeline.ingest.base import Format
 from pipeline.ingest.runner import THREADS_ENV, _frame, columns_of, ensure_table, parse_config
-from pipeline.store import REGISTRY_COLUMNS
+from pipeline.ingest.store import REGISTRY_COLUMNS
 
 FMT = Format(name="toy", table="raw_toy", version=1, columns={"a": "BIGINT", "b": "VARCHAR"},
              parse=lambda path: [])

@@ -11,7 +11,7 @@ import duckdb
 from pipeline.ingest.base import Format, ParseError
 from pipeline.ingest.runner import ingest_files
 from pipeline.ingest.scan import FileEntry
-from pipeline.store import RawStore
+from pipeline.ingest.store import RawStore
 
 
 def _parse(path):

@@ -1,4 +1,4 @@
-"""The raw layer scales out (pipeline/scale_out.py): the same partitioned job, ``ingest_campaigns``,
+"""The raw layer scales out (pipeline/orchestration/scale_out.py): the same partitioned job, ``ingest_campaigns``,
 run with dagster-celery's executor, a local Redis broker on a loopback port and two Celery worker
 processes, leaves exactly the raw layer that the in-process executor leaves, every campaign's
 step having run in a worker. Also: each campaign is its own step, and an unknown executor or a
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.project import Project
-from pipeline.raw_digest import raw_digest
+from pipeline.orchestration.raw_digest import raw_digest
 
 from conftest import REPO
 
@@ -44,7 +44,7 @@ def _env(root: Path, **extra) -> dict:
 
 
 def _ingest(root: Path, **extra) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline.scale_out"], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "pipeline.commands.scale_out"], cwd=REPO,
                           env=_env(root, **extra), capture_output=True, text=True, timeout=600)
 
 
@@ -219,7 +219,7 @@ def test_the_multiprocess_executor_runs_each_campaign_in_its_own_process(tmp_pat
 
 
 def test_campaign_names_that_spell_the_same_mapping_key_each_get_their_own_step():
-    from pipeline.defs.raw import mapping_key
+    from pipeline.orchestration.raw_assets import mapping_key
     taken: set[str] = set()
     # 'a-b', 'a.b' and 'a_b' are three campaign folders: letters, digits and '_' only in a key
     assert [mapping_key(c, taken) for c in ("a-b", "a.b", "a_b", "x")] == ["a_b", "a_b_2", "a_b_3", "x"]
@@ -234,9 +234,9 @@ print(gc.get_freeze_count())
 
 @pytest.mark.parametrize("load", [
     # the forkserver's preload: every step's process is a fork of what it loaded
-    "import pipeline.scale_out_preload",
+    "import pipeline.orchestration.scale_out_preload",
     # the launcher, after its run: the interpreter's exit then skips Dagster's objects
-    "from pipeline import scale_out\nassert scale_out.main([]) == 0",
+    "from pipeline.commands import scale_out\nassert scale_out.main([]) == 0",
 ])
 def test_what_outlives_the_run_is_left_out_of_garbage_collection(tmp_path, load):
     root = _tree(tmp_path / "t")
@@ -251,7 +251,7 @@ def test_what_outlives_the_run_is_left_out_of_garbage_collection(tmp_path, load)
 
 _STEP_IMPORTS = """
 import sys
-import pipeline.scale_out_preload
+import pipeline.orchestration.scale_out_preload
 from dagster import DagsterInstance
 ref = DagsterInstance.get().get_ref()
 loaded = set(sys.modules)

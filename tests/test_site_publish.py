@@ -1,7 +1,7 @@
 """The site and the optional publish directory are swapped in whole, by one rename."""
 import os
 
-from pipeline.site import publish, swap_link
+from pipeline.publish.site import publish, swap_link
 
 
 def _build(folder, text):

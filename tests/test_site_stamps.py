@@ -148,7 +148,7 @@ def test_every_shipped_csv_is_linked_and_every_csv_link_lands(built):
 
 
 def test_each_page_footer_links_the_csv_of_every_table_it_declares(built):
-    from pipeline.pages import discover_pages
+    from pipeline.publish.pages import discover_pages
     for p in discover_pages(built.templates):
         if p.per_campaign is not None or not p.marts:
             continue
@@ -159,7 +159,7 @@ def test_each_page_footer_links_the_csv_of_every_table_it_declares(built):
 
 
 def test_the_data_dictionary_links_each_table_to_the_pages_that_publish_it(built):
-    from pipeline.pages import discover_pages
+    from pipeline.publish.pages import discover_pages
     text = (built.docs / "data-dictionary.md").read_text(encoding="utf-8")
     sections = dict(re.findall(r"^## (\S+)\n(.*?)(?=^## |\Z)", text, re.S | re.M))
     pages = discover_pages(built.templates)
@@ -198,7 +198,7 @@ def test_every_dimensioned_column_has_its_unit_in_the_data_dictionary(built):
 
 
 def test_the_data_dictionary_links_each_table_to_the_sections_that_show_it(built):
-    """'Used in' (pipeline/render/used_in.py): every link lands on a heading that exists on its
+    """'Used in' (pipeline/publish/used_in.py): every link lands on a heading that exists on its
     page; the feasibility cells are shown in §2.3, the decode table in §0.5."""
     page = (built.site / "data-dictionary" / "index.html").read_text(encoding="utf-8")
     used = dict(re.findall(r'<h2 id="([a-z0-9_]+)">.*?<em>Used in:</em>(.*?)</p>', page, re.S))

@@ -1,6 +1,6 @@
 """A SIGKILLed build never blocks later runs: with ``max_concurrent_runs: 1`` its run would stay
 STARTED and queue everything behind it. Here a build recorded in a Dagster instance is killed,
-then the real daemon starts; the raw_data sensor fails the dead run (pipeline/defs/stale_runs.py)
+then the real daemon starts; the raw_data sensor fails the dead run (pipeline/orchestration/stale_runs.py)
 and its own run launches and finishes."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from unittest import mock
 import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO
 
@@ -24,7 +24,7 @@ BIN = Path(sys.executable).parent
 
 
 def _instance(home: Path) -> DagsterInstance:
-    # the project's storage is DAGSTER_HOME/storage (pipeline/dagster_storage.py)
+    # the project's storage is DAGSTER_HOME/storage (pipeline/orchestration/run_storage.py)
     with mock.patch.dict(os.environ, {"DAGSTER_HOME": str(home)}):
         return DagsterInstance.from_config(str(home))
 
@@ -73,7 +73,7 @@ def test_a_killed_build_does_not_block_the_sensor(tree, tmp_path):
     # child, which would otherwise outlive the build holding its output open (a test that waits
     # for that output to end then hangs)
     with (tmp_path / "build.log").open("wb") as sink:
-        build = subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--no-site"],
+        build = subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", "--no-site"],
                                  cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT,
                                  start_new_session=True)
     run_id = _wait(lambda: next((r for r, s, _ in _runs(home) if s == DagsterRunStatus.STARTED), None),

@@ -1,4 +1,4 @@
-"""Two campaigns that mix what the tools really print, built by ``python -m pipeline.cli_build``:
+"""Two campaigns that mix what the tools really print, built by ``python -m pipeline.commands.build``:
 
 - ``mixed-deploy``: the shipped deployment with its journal exported as
   ``journalctl -o short-iso-precise`` text instead of JSON, the 1 GbE ping from Windows
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
 

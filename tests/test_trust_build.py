@@ -1,4 +1,4 @@
-"""Atomic, deterministic, one-writer builds, in child processes (python -m pipeline.cli_build).
+"""Atomic, deterministic, one-writer builds, in child processes (python -m pipeline.commands.build).
 
 Slow by nature (each build is a full ingest + SQL + pages + mkdocs), so the builds are shared:
 ``old`` is the project as committed, ``new`` the same with two templates edited. Every killed
@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, cli_env
 
@@ -34,8 +34,8 @@ env_for = cli_env
 
 def start(root: Path, **extra) -> subprocess.Popen:
     # --force: these builds are about locks, kills and determinism, so each must do the work
-    # even where the tree is one a build already finished (pipeline/build_key.py)
-    return subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", "--force"], cwd=REPO,
+    # even where the tree is one a build already finished (pipeline/commands/build_key.py)
+    return subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", "--force"], cwd=REPO,
                             env=env_for(root, **extra), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
@@ -182,7 +182,7 @@ def test_freshness_names_an_edited_page(versions, tmp_path):
     root = copy_tree(versions["old_root"], tmp_path / "root").root
     page = root / "docs" / "point-to-point.md"
     page.write_text(page.read_text().replace("|", "¦", 1))
-    proc = subprocess.run([sys.executable, "-m", "pipeline.freshness"], cwd=REPO, env=env_for(root),
+    proc = subprocess.run([sys.executable, "-m", "pipeline.commands.check"], cwd=REPO, env=env_for(root),
                           capture_output=True, text=True)
     assert proc.returncode == 1
     # only the edited page is named (the rest of the copy's docs/ is a fresh build's)

@@ -1,4 +1,4 @@
-"""Kills at exact moments (pipeline/faults.py checkpoints) and signals: nothing is lost, nothing
+"""Kills at exact moments (pipeline/util/faults.py checkpoints) and signals: nothing is lost, nothing
 is left half written, nothing stays locked.
 
 - ingest: a raw file's rows and registry entry are one Parquet file renamed into place, so a
@@ -7,7 +7,7 @@ is left half written, nothing stays locked.
   store in line with the current bytes;
 - pages: a kill after a page is staged leaves docs/ entirely old; a kill half-way through
   replacing docs/, inside a page's bytes, leaves every page whole and is finished by the next
-  build (pipeline.docs_publish.recover);
+  build (pipeline.publish.docs_swap.recover);
 - SIGTERM / SIGINT end a build like a failure: docs/ and site/ old, no staging folder left;
 - a failing page leaves docs/ old.
 """
@@ -27,11 +27,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.build import copy_tree
-from pipeline.build_steps import Layout
-from pipeline.docs_publish import recover
+from pipeline.commands.in_process import copy_tree
+from pipeline.warehouse.steps import Layout
+from pipeline.publish.docs_swap import recover
 from pipeline.project import Project
-from pipeline.store import REGISTRY_KEY
+from pipeline.ingest.store import REGISTRY_KEY
 
 from conftest import REPO
 
@@ -49,7 +49,7 @@ def _env(root: Path, **extra) -> dict:
 
 INGEST = """
 import sys
-from pipeline.build_steps import Layout, ingest, scan
+from pipeline.warehouse.steps import Layout, ingest, scan
 from pipeline.project import Project
 layout = Layout(Project.from_env())
 scan(layout, sys.argv[1])
@@ -123,7 +123,7 @@ def test_kill_at_each_ingest_phase_keeps_rows_and_registry_together(ingested, tm
 
 
 def _start(root: Path, *args, **extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pipeline.cli_build", *args], cwd=REPO,
+    return subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", *args], cwd=REPO,
                             env=_env(root, **extra), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
 from test_trust_hostile import parse

@@ -1,12 +1,12 @@
-"""The Data dictionary's "Used in" links (pipeline/render/used_in.py), on hand-written HTML: which
+"""The Data dictionary's "Used in" links (pipeline/publish/used_in.py), on hand-written HTML: which
 sections show a table (a Download note under a heading, the figures ledger, the page's CSV
 footer), which pages are looked at, and the links written in place of each placeholder; and where each table is published
-(pipeline/render/published.py)."""
+(pipeline/publish/published.py)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from pipeline.render import used_in
+from pipeline.publish import used_in
 
 PAGE = """<p>Download: <a href="data/fct_early.csv">before any heading: no section</a></p>
 <h1 id="page-title">Page &amp; <em>title</em><a class="headerlink" href="#page-title">¶</a></h1>
@@ -104,8 +104,8 @@ def test_the_plugin_replaces_each_placeholder_once_every_page_was_read(tmp_path)
 def test_each_table_is_published_by_the_pages_that_declare_it(tmp_path):
     from pathlib import Path
 
-    from pipeline.pages import Page
-    from pipeline.render.published import published_in
+    from pipeline.publish.pages import Page
+    from pipeline.publish.published import published_in
     shared = Page(Path("templates/ethernet-bandwidth-math.md.j2"), "Ethernet math", ("fct_a", "fct_b"))
     per = Page(Path("templates/deployment.md.j2"), "A deployment", ("fct_a",), "deployment")
     p2p = Page(Path("templates/p2p.md.j2"), "A p2p campaign", ("fct_b",), "p2p")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import copy_tree
+from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
 
@@ -112,7 +112,7 @@ def test_throughput_regression_check_is_raised(history):
 
 def test_anchor_of_each_figure_is_a_heading_of_its_page(history):
     root = history["root"]
-    from pipeline.figures.anchors import heading_id
+    from pipeline.publish.figures.anchors import heading_id
     ledger = _csv(root / DATA / "figures.csv")
     by_page: dict[str, set[str]] = {}
     for page in {r["page"] for r in ledger if r["table"] != "meta_campaign_status"}:

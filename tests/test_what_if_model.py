@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 from chart_marts import table as _table
-from pipeline import models
+from pipeline.warehouse import models
 
 ROOT = Path(__file__).resolve().parent.parent
 

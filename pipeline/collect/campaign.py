@@ -26,7 +26,7 @@ from typing import BinaryIO, Callable
 
 import yaml
 
-from ..atomic import atomic_write
+from pipeline.util.atomic import atomic_write
 
 MANIFEST = "manifest.yaml"
 TOP_KEYS = ("campaign", "kind", "title", "date", "provenance", "hosts", "links", "params", "files")

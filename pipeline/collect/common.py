@@ -11,7 +11,7 @@ import re
 import time
 from pathlib import Path
 
-from .campaign import Campaign, CollectError, check
+from pipeline.collect.campaign import Campaign, CollectError, check
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import socket
 
-from . import tools
-from .campaign import CollectError, Output, command_line, commit, utc_iso
-from .common import add_campaign_args, base_context, campaign_from, name
+from pipeline.collect import tools
+from pipeline.collect.campaign import CollectError, Output, command_line, commit, utc_iso
+from pipeline.collect.common import add_campaign_args, base_context, campaign_from, name
 
 
 def add_parser(sub) -> None:

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 from gguf import GGUFReader
 
-from .campaign import CollectError, Output, commit, utc_iso
-from .common import add_campaign_args, base_context, campaign_from, name
+from pipeline.collect.campaign import CollectError, Output, commit, utc_iso
+from pipeline.collect.common import add_campaign_args, base_context, campaign_from, name
 
 TENSOR_COUNT_OFFSET = 8      # after magic (4) and version (4)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import tools
-from .campaign import CollectError, Output, command_line, commit, utc_iso
-from .common import add_campaign_args, base_context, campaign_from
+from pipeline.collect import tools
+from pipeline.collect.campaign import CollectError, Output, command_line, commit, utc_iso
+from pipeline.collect.common import add_campaign_args, base_context, campaign_from
 
 
 def add_parser(sub) -> None:

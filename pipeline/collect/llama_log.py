@@ -20,8 +20,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from .campaign import CollectError, Output, command_line, commit, utc_iso
-from .common import add_campaign_args, base_context, campaign_from
+from pipeline.collect.campaign import CollectError, Output, command_line, commit, utc_iso
+from pipeline.collect.common import add_campaign_args, base_context, campaign_from
 
 
 def add_parser(sub) -> None:

@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from .campaign import CollectError, Output, commit, utc_iso
-from .common import add_campaign_args, base_context, campaign_from, name
+from pipeline.collect.campaign import CollectError, Output, commit, utc_iso
+from pipeline.collect.common import add_campaign_args, base_context, campaign_from, name
 
 VERSION_LINE = b"# procnetdev-capture v1\n"
 

@@ -10,7 +10,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from .campaign import CollectError
+from pipeline.collect.campaign import CollectError
 
 INSTALL_HINT = "install it (Debian: scripts/install_lab_tools.sh)"
 

@@ -1,63 +1,10 @@
-"""The one Dagster resource: the project tree and its DuckDB warehouse."""
-from __future__ import annotations
+"""The warehouse resource of the code location's tree and the in-process executor."""
+from dagster import Definitions, definitions
 
-from contextlib import contextmanager
-from functools import cached_property
-from pathlib import Path
-from typing import Iterator
-
-import duckdb
-from dagster import ConfigurableResource, Definitions, definitions
-
-from ..build_steps import Layout
-from ..lock import ingest_lock, writer_lock
-from ..project import Project
-
-
-class Warehouse(ConfigurableResource):
-    """The tree (raw_data/, sql/, templates/, docs/) and the DuckDB file a build writes."""
-
-    root: str
-    db_path: str
-
-    @property
-    def project(self) -> Project:
-        return Project(Path(self.root))
-
-    @cached_property
-    def layout(self) -> Layout:
-        return Layout(self.project)
-
-    def lock(self) -> None:
-        """Every step that writes takes the build lock first (re-entrant in a process)."""
-        writer_lock(self.project.root, Path(self.db_path))
-
-    @contextmanager
-    def ingesting(self, campaign: str) -> Iterator[None]:
-        """Held while one campaign's raw files are written (pipeline/lock.py, ingest_lock)."""
-        with ingest_lock(self.project.root, Path(self.db_path),
-                         self.layout.store.lock_file(campaign)):
-            yield
-
-    @contextmanager
-    def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        self.lock()
-        path = Path(self.db_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        con = duckdb.connect(str(path))
-        try:
-            con.execute("set enable_progress_bar = false")
-            yield con
-        finally:
-            con.close()
-
-    @classmethod
-    def for_project(cls, project: Project) -> "Warehouse":
-        return cls(root=str(project.root), db_path=str(project.warehouse))
+from pipeline.orchestration.assembly import resources_for
+from pipeline.project import Project
 
 
 @definitions
 def defs() -> Definitions:
-    """The warehouse of the code location's tree and the in-process executor (autoloaded)."""
-    from ..assembly import resources_for
     return resources_for(Project.from_env())

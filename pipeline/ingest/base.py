@@ -49,7 +49,7 @@ class Format:
     # file that breaks the format, before the temporary file is renamed into place),
     # ``unreadable(exc)`` (the ParseError for a DuckDB read error met while copying); a big
     # file may be ``sharded``, written by ``write_shards(folder, typed)`` instead of ``select``
-    # (pipeline/store.py, write_sharded). No row becomes a Python object.
+    # (pipeline/ingest/store.py, write_sharded). No row becomes a Python object.
     stream: Callable[[Path, Any], Any] | None = None
 
     def rows(self, path: Path) -> Iterable[dict]:

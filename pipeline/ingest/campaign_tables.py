@@ -9,9 +9,9 @@ import json
 from typing import TYPE_CHECKING
 
 
-from ..store import CAMPAIGN_COLUMNS, FILE_COLUMNS, RawStore, write_parquet
-from .manifest import KINDS
-from .scan import Scan
+from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS, RawStore, write_parquet
+from pipeline.ingest.manifest import KINDS
+from pipeline.ingest.scan import Scan
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..hashing import file_sha
+from pipeline.util.hashing import file_sha
 
 
 def _entry(path: Path) -> str:

@@ -1,7 +1,7 @@
 """Ingest one campaign's files of one format into the raw store, incrementally.
 
 A file whose (path, sha256, parser version) already has its Parquet file is not parsed again
-(the store's key says so; see :mod:`pipeline.store`). A changed file, or one parsed by an older
+(the store's key says so; see :mod:`pipeline.ingest.store`). A changed file, or one parsed by an older
 parser version, is parsed and its new Parquet file replaces the old one. A file that fails is
 stored as an empty Parquet file whose registry entry says ``quarantined`` and why, so it is not
 parsed again until its bytes or the parser change, and the run goes on. Files that left the
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from ..faults import checkpoint
-from ..store import RawStore, present, remove_head, sql_literal, write_parquet, write_sharded
-from .base import Format, ParseError
+from pipeline.util.faults import checkpoint
+from pipeline.ingest.store import RawStore, present, remove_head, sql_literal, write_parquet, write_sharded
+from pipeline.ingest.base import Format, ParseError
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -34,7 +34,7 @@ class IngestSummary:
 
 
 # DuckDB threads for one file's parse (default: one per core). A step per core, side by side
-# (the multiprocess or Celery executors, pipeline/scale_out.py), gives each step one.
+# (the multiprocess or Celery executors, pipeline/orchestration/scale_out.py), gives each step one.
 THREADS_ENV = "INTERCONNECT_PARSE_THREADS"
 
 
@@ -155,6 +155,6 @@ def _ddl(name: str, columns: dict[str, str]) -> str:
 def ensure_table(con, fmt: Format) -> None:
     """An empty ``raw_<format>`` table (and the registry) in ``con``: how tests and scripts
     give the SQL models a hand-made raw layer."""
-    from ..store import REGISTRY_COLUMNS
+    from pipeline.ingest.store import REGISTRY_COLUMNS
     con.execute(_ddl(fmt.table, columns_of(fmt)))
     con.execute(_ddl("ingest_registry", REGISTRY_COLUMNS))

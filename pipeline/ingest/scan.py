@@ -20,10 +20,10 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..hashing import sha256_of
-from .digest import folder_digest
-from . import safe_yaml
-from .manifest import KINDS, Campaign, ManifestError, valid_campaign_name, validate
+from pipeline.util.hashing import sha256_of
+from pipeline.ingest.digest import folder_digest
+from pipeline.ingest import safe_yaml
+from pipeline.ingest.manifest import KINDS, Campaign, ManifestError, valid_campaign_name, validate
 
 NOT_DATA = {"README.md", "manifest.yaml"}
 

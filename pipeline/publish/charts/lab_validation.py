@@ -1,0 +1,115 @@
+"""The lab validation chart of Ethernet Bandwidth Math: each real llama.cpp RPC run's measured
+prefill throughput against its link's TCP rate, beside what the model calibrated on one run
+predicts for it (fct_lab_rpc_validation). Log-scale rate axis, so an unshaped veth run and a
+50 Mbit/s run both fit; measured points filled, predicted hollow and joined, one colour per
+series (house style of ``point_to_point``)."""
+from __future__ import annotations
+
+import math
+from html import escape
+
+from pipeline.publish.charts import Chart
+from pipeline.publish.charts.point_to_point import NARROW, PALETTE, _f, _frame, _marker, _nice, _rows, _svg, _text, legend_slots
+
+MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (MARKERS order)
+
+
+def _decade_ticks(lo: float, hi: float, steps=(1, 2, 5)) -> list[float]:
+    """steps x 10^n inside [lo, hi] (Mbit/s): 1, 2, 5 on the full chart, powers of ten on the
+    phone's, where 11 px labels of 1000 and 2000 would collide."""
+    ticks = []
+    for n in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in steps:
+            v = m * 10 ** n
+            if lo <= v <= hi:
+                ticks.append(v)
+    return ticks
+
+
+def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
+               narrow: bool = False) -> str:
+    """Measured and predicted ``quantity`` (times ``scale``) of each run against its rate."""
+    rows = [dict(r, measured=None if r["measured"] is None else r["measured"] * scale,
+                 predicted=None if r["predicted"] is None else r["predicted"] * scale)
+            for r in _rows(con, "select series, campaign, quantity, tcp_bits_per_s, measured, "
+                                "predicted from fct_lab_rpc_validation where tcp_bits_per_s is "
+                                "not null order by series, tcp_bits_per_s, campaign")
+            if r["quantity"] == quantity]
+    entries = 2 * len(dict.fromkeys(r["series"] for r in rows))
+    if narrow:
+        width, left, right, top, ph = NARROW, 56, 14, 54, 240
+        height = int(top + ph + 44 + 16 * entries + 4)
+    else:
+        width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
+        ph = height - top - bottom
+    pw = width - left - right
+    rates = [r["tcp_bits_per_s"] / 1e6 for r in rows] or [10.0, 1000.0]
+    lo, hi = math.log10(min(rates)), math.log10(max(rates))
+    pad = (hi - lo) * 0.08 or 0.5
+    lo, hi = lo - pad, hi + pad
+    ys = [v for r in rows for v in (r["measured"], r["predicted"]) if v is not None]
+    ymax = _nice(max(ys, default=1.0) or 1.0)
+    sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
+    sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
+    body = _frame(title, width, height, left, top, pw, ph,
+                  "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy,
+                  xlabel_y=top + ph + 34 if narrow else None)
+    slots = iter(legend_slots(narrow, left, pw, top, ph, entries))
+    for t in _decade_ticks(10 ** lo, 10 ** hi, (1,) if narrow else (1, 2, 5)):
+        body.append(f'<line x1="{_f(sx(t))}" y1="{top + ph}" x2="{_f(sx(t))}" y2="{top + ph + 4}" '
+                    f'stroke="#000000"/>')
+        body.append(_text(sx(t), top + ph + 16, f"{t:g}"))
+    for idx, series in enumerate(dict.fromkeys(r["series"] for r in rows)):
+        color = PALETTE[idx % len(PALETTE)]
+        srows = [r for r in rows if r["series"] == series]
+        pred = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["predicted"])) for r in srows
+                if r["predicted"] is not None]
+        meas = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["measured"])) for r in srows
+                if r["measured"] is not None]
+        for kind, points, mark in (("predicted", pred, PREDICTED_MARK), ("measured", meas, MEASURED_MARK)):
+            name = f"{kind}, {series}"
+            body.append(f'<g data-series="{escape(name)}">')
+            if kind == "predicted" and len(points) > 1:
+                path = " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+                body.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                            f'stroke-width="1.5" stroke-dasharray="4 3"/>')
+            body += [_marker(mark, x, y, color) for x, y in points]
+            body.append("</g>")
+            lx, ly = next(slots)
+            body.append(_marker(mark, lx, ly, color, legend=True))
+            body.append(_text(lx + 12, ly + 4, name, anchor="start"))
+    return _svg(width, height, title, body)
+
+
+def prefill_validation(con, narrow: bool = False) -> str:
+    return validation(con, "prefill", "Prefill on real llama.cpp RPC runs: measured and predicted",
+                      "prefill (tok/s)", narrow=narrow)
+
+
+def decode_validation(con, narrow: bool = False) -> str:
+    return validation(con, "decode step", "Decode step on real llama.cpp RPC runs: measured and "
+                      "predicted", "decode step (ms)", 1e3, narrow)
+
+
+def snapshot_validation(con, narrow: bool = False) -> str:
+    return validation(con, "KV snapshot", "KV snapshot on real llama.cpp RPC runs: measured and "
+                      "predicted", "KV snapshot (ms)", 1e3, narrow)
+
+
+CHARTS = [
+    Chart(name="ebm_lab_validation_prefill", page="ethernet-bandwidth-math",
+          file="lab-validation-prefill.svg", marts=["fct_lab_rpc_validation"],
+          render=prefill_validation,
+          narrow=lambda con: prefill_validation(con, narrow=True),
+          what="measured prefill of each real llama.cpp RPC lab run beside the model's prediction"),
+    Chart(name="ebm_lab_validation_decode", page="ethernet-bandwidth-math",
+          file="lab-validation-decode.svg", marts=["fct_lab_rpc_validation"],
+          render=decode_validation,
+          narrow=lambda con: decode_validation(con, narrow=True),
+          what="measured decode step of each lab run beside the model's prediction"),
+    Chart(name="ebm_lab_validation_snapshot", page="ethernet-bandwidth-math",
+          file="lab-validation-snapshot.svg", marts=["fct_lab_rpc_validation"],
+          render=snapshot_validation,
+          narrow=lambda con: snapshot_validation(con, narrow=True),
+          what="measured KV snapshot duration of each lab run beside the model's prediction"),
+]

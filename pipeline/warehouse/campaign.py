@@ -1,0 +1,172 @@
+"""Build one campaign's tables in its own schema and decide whether it is published.
+
+Inside ``"campaign:<name>"`` the raw tables are views of that campaign's Parquet files, every
+campaign model is rebuilt in dependency order with one connection, then the campaign's checks
+run. The campaign is *withheld* (absent from every cross-campaign table and page, its own page
+a notice saying why) when its manifest is unusable, a model fails on its data, or a blocking
+check fails; otherwise it is published.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from pipeline.warehouse import models as models_mod
+from pipeline.ingest.base import Format
+from pipeline.ingest.runner import columns_of
+from pipeline.warehouse.schemas import (campaign_schema, fresh_schema, q, replace_view, reset_search_path,
+                      set_search_path)
+from pipeline.warehouse.scopes import Plan
+from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS, REGISTRY_COLUMNS, RawStore, typed_empty
+
+CHECK_COLUMNS = {
+    "campaign": "VARCHAR", "check_name": "VARCHAR", "statement": "VARCHAR",
+    "blocking": "BOOLEAN", "passed": "BOOLEAN", "failing_rows": "BIGINT",
+    "first_rows": "VARCHAR", "sql_file": "VARCHAR",
+}
+STATUS_COLUMNS = {"campaign": "VARCHAR", "area": "VARCHAR", "status": "VARCHAR",
+                  "reasons": "JSON"}
+
+
+@dataclass
+class Outcome:
+    campaign: str | None
+    status: str = "published"
+    reasons: list[dict] = field(default_factory=list)   # {kind, subject, detail}
+    rows: dict[str, int] = field(default_factory=dict)
+    failed_models: dict[str, str] = field(default_factory=dict)
+    checks: list[dict] = field(default_factory=list)
+
+    def withhold(self, kind: str, subject: str, detail: str) -> None:
+        self.status = "withheld"
+        self.reasons.append({"kind": kind, "subject": subject, "detail": detail})
+
+
+def raw_tables(formats: dict[str, Format]) -> dict[str, dict[str, str]]:
+    """Every campaign raw table with its columns."""
+    tables = {"raw_campaigns": CAMPAIGN_COLUMNS, "raw_files": FILE_COLUMNS}
+    for fmt in formats.values():
+        tables[fmt.table] = columns_of(fmt)
+    return tables
+
+
+def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
+              formats: dict[str, Format]) -> None:
+    import pandas as pd
+    for table, columns in raw_tables(formats).items():
+        sql = typed_empty(columns) if campaign is None else store.relation(campaign, table, columns)
+        replace_view(con, schema, table, sql, {})
+    entries = [] if campaign is None else store.registry(campaign, [f.table for f in formats.values()])
+    cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())
+    con.execute(f"create table {q(schema)}.ingest_registry ({cols})")
+    if entries:
+        frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
+        con.register("_registry", frame)
+        try:
+            con.execute(f"insert into {q(schema)}.ingest_registry by name select * from _registry")
+        finally:
+            con.unregister("_registry")
+
+
+def _reference_views(con, schema: str, reference_tables: list[str]) -> None:
+    for name in reference_tables:
+        con.execute(f"create view {q(schema)}.{q(name)} as select * from main.{q(name)}")
+
+
+def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
+    rows = con.execute(f"select manifest_status, manifest_problem, manifest_file "
+                       f"from {q(schema)}.raw_campaigns").fetchall()
+    if not rows:
+        return None, None
+    status, problem, manifest = rows[0]
+    return (problem, manifest) if status != "ok" else (None, None)
+
+
+def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
+                   reference_tables: list[str], campaign: str | None) -> Outcome:
+    """(Re)build ``campaign``'s schema (the template when None); returns its outcome."""
+    schema = campaign_schema(campaign)
+    out = Outcome(campaign)
+    fresh_schema(con, schema)
+    _load_raw(con, store, schema, campaign, formats)
+    _reference_views(con, schema, reference_tables)
+    problem, manifest = _manifest_problem(con, schema)
+    if problem:
+        out.withhold("manifest", manifest, problem)
+    set_search_path(con, schema)
+    try:
+        for model in plan.campaign:
+            failed_up = [u for u in model.upstreams if u in out.failed_models]
+            if failed_up:
+                out.failed_models[model.name] = f"not built: {', '.join(failed_up)} failed"
+                continue
+            try:
+                out.rows[model.name] = models_mod.run_model(con, model, schema=schema)
+            except models_mod.ModelError as exc:
+                if campaign is None:        # fails on no data at all: a bug in the SQL itself
+                    raise
+                out.failed_models[model.name] = str(exc)
+                out.withhold("model", f"sql/{model.layer}/{model.path.name}", str(exc))
+                continue
+            if campaign is None:
+                _require_campaign_column(con, schema, model)
+        for test in plan.tests.get("campaign", []):
+            out.checks.append(_run_check(con, test, campaign, out))
+    finally:
+        reset_search_path(con)
+    _write_results(con, schema, out)
+    return out
+
+
+def _require_campaign_column(con, schema: str, model) -> None:
+    """Every campaign table carries its campaign, so a union of campaigns stays separable."""
+    cols = [r[0] for r in con.execute(
+        "select column_name from duckdb_columns() where schema_name = ? and table_name = ?",
+        [schema, model.name]).fetchall()]
+    if "campaign" not in cols:
+        raise models_mod.ModelError(f"{model.path}: a campaign model must output a 'campaign' "
+                                    f"column (it has {', '.join(cols)})")
+
+
+def _run_check(con, test, campaign, out: Outcome) -> dict:
+    missing = [u for u in test.upstreams if u in out.failed_models]
+    if missing:
+        rows, first = [("not run",)], f"not run: {', '.join(missing)} failed"
+    else:
+        try:
+            cur = con.execute(test.sql.strip().rstrip(";"))
+            names = [d[0] for d in cur.description]
+            rows = cur.fetchall()
+            first = "; ".join(", ".join(f"{n}={v}" for n, v in zip(names, r)) for r in rows[:3])
+        except Exception as exc:  # noqa: BLE001 - a check that cannot run is a failed check
+            rows, first = [("error",)], f"could not run: {exc}"
+    result = {"campaign": campaign, "check_name": test.name, "statement": test.check_sentence,
+              "blocking": test.blocking, "passed": not rows, "failing_rows": len(rows),
+              "first_rows": first, "sql_file": f"sql/tests/{test.path.name}"}
+    if rows and test.blocking and campaign is not None:
+        out.withhold("check", result["sql_file"],
+                      f"{test.check_sentence} — {len(rows)} failing row(s): {first}")
+    return result
+
+
+def _write_results(con, schema: str, out: Outcome) -> None:
+    import pandas as pd
+    checks = pd.DataFrame(out.checks, columns=list(CHECK_COLUMNS))
+    status = pd.DataFrame([{"campaign": out.campaign, "area": None, "status": out.status,
+                            "reasons": json.dumps(out.reasons, ensure_ascii=False)}],
+                          columns=list(STATUS_COLUMNS))
+    if out.campaign is None:
+        status = status.iloc[0:0]
+    for name, frame, columns in (("meta_check_results", checks, CHECK_COLUMNS),
+                                 ("meta_campaign_status", status, STATUS_COLUMNS)):
+        cols = ", ".join(f"{q(c)} {t}" for c, t in columns.items())
+        con.execute(f"create or replace table {q(schema)}.{q(name)} ({cols})")
+        if len(frame):
+            con.register("_frame", frame)
+            try:
+                con.execute(f"insert into {q(schema)}.{q(name)} by name select * from _frame")
+            finally:
+                con.unregister("_frame")
+    con.execute(f"update {q(schema)}.meta_campaign_status set area = "
+                f"(select max(area) from {q(schema)}.raw_campaigns)")
+

@@ -1,0 +1,190 @@
+"""The steps of a build as plain functions: Dagster assets call them, tests and the bench too.
+
+Order: scan a campaign's folder (manifest, statuses) → parse its files of each format into the
+raw store → load the declared parameters → build the reference models → build each campaign in
+its schema → join the published campaigns and build the comparison and inventory models and
+the catalog → render pages into a staging folder → publish docs/ → build the site.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from pipeline.warehouse import models as models_mod
+from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
+from pipeline.ingest import reference
+from pipeline.ingest.formats import discover_formats
+from pipeline.ingest.base import Format
+from pipeline.ingest.campaign_tables import write_campaign
+from pipeline.ingest.runner import IngestSummary, ingest_files
+from pipeline.ingest.scan import FileEntry, Scan, campaign_folders, scan_campaign
+from pipeline.project import Project
+from pipeline.warehouse.schemas import (EVERY, campaign_schema, campaign_schemas, q, reset_search_path,
+                      set_search_path, union_views)
+from pipeline.warehouse.scopes import CAMPAIGN_MANIFEST_TABLES, Plan, plan
+from pipeline.ingest.store import RawStore
+
+META_TABLES = ("meta_models", "meta_columns", "meta_check_results", "meta_declared_files",
+               "meta_page_sources", "meta_campaign_status", "meta_rejected_paths",
+               "meta_build_inputs")
+
+
+@dataclass
+class Layout:
+    """Everything a build discovers from the tree: formats, models, their groups."""
+    project: Project
+
+    @cached_property
+    def formats(self) -> dict[str, Format]:
+        return discover_formats()
+
+    @cached_property
+    def models(self) -> list[models_mod.Model]:
+        return models_mod.discover(self.project.sql)
+
+    @cached_property
+    def tests(self) -> list[models_mod.Model]:
+        return models_mod.discover_tests(self.project.sql)
+
+    @cached_property
+    def reference_files(self):
+        return reference.reference_files(self.project.reference)
+
+    @cached_property
+    def reference_tables(self) -> list[str]:
+        return [reference.table_name(p) for p in self.reference_files]
+
+    @cached_property
+    def campaign_raw(self) -> set[str]:
+        return set(raw_tables(self.formats)) | set(CAMPAIGN_MANIFEST_TABLES)
+
+    @cached_property
+    def plan(self) -> Plan:
+        known = set(self.campaign_raw) | set(self.reference_tables) | set(META_TABLES)
+        models_mod.check_upstreams(self.models, known)
+        models_mod.check_upstreams(self.tests, known | {m.name for m in self.models})
+        return plan(self.models, self.tests, self.campaign_raw, set(META_TABLES))
+
+    @cached_property
+    def store(self) -> RawStore:
+        return RawStore(self.project.raw_store)
+
+    def campaigns(self) -> list[tuple[str, str]]:
+        """(area, name) of every campaign folder under raw_data/."""
+        return [(area, name) for area, name, _ in campaign_folders(self.project.raw_data)]
+
+    @property
+    def union_tables(self) -> list[str]:
+        return [*raw_tables(self.formats), "ingest_registry", *self.plan.campaign_tables]
+
+
+# ------------------------------------------------------------------------------ raw layer
+def scan(layout: Layout, campaign: str) -> Scan:
+    """Scan one campaign folder and store its manifest and file list."""
+    area = dict((n, a) for a, n in layout.campaigns()).get(campaign)
+    if area is None:
+        raise KeyError(f"no campaign folder raw_data/*/{campaign}")
+    result = scan_campaign(layout.project.raw_data, area, campaign, set(layout.formats))
+    write_campaign(layout.store, result)
+    return result
+
+
+def stored_files(layout: Layout, campaign: str) -> list[FileEntry]:
+    """The file list the last scan of ``campaign`` stored."""
+    from pipeline.util import scratch
+    from pipeline.ingest.store import FILE_COLUMNS
+    con = scratch.cursor()
+    try:
+        rows = con.execute(layout.store.relation(campaign, "raw_files", FILE_COLUMNS)).fetchall()
+    finally:
+        con.close()
+    import json
+    return [FileEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5] or "{}"), r[6], r[7])
+            for r in rows]
+
+
+def ingest(layout: Layout, campaign: str, fmt: Format, log=None) -> IngestSummary:
+    return ingest_files(layout.store, fmt, layout.project.raw_data, campaign,
+                        stored_files(layout, campaign), log=log)
+
+
+def load_references(con, layout: Layout) -> dict[str, int]:
+    return {reference.table_name(p): reference.load(con, p) for p in layout.reference_files}
+
+
+# ------------------------------------------------------------------------------ SQL layer
+def build_reference_models(con, layout: Layout) -> dict[str, int]:
+    rows = {m.name: models_mod.run_model(con, m) for m in layout.plan.reference}
+    return rows
+
+
+def _reference_names(layout: Layout) -> list[str]:
+    return [*layout.reference_tables, *(m.name for m in layout.plan.reference)]
+
+
+def build_campaigns(con, layout: Layout, campaigns: list[str]) -> dict[str | None, Outcome]:
+    """The template, then each campaign, each in its own schema."""
+    out = {}
+    for campaign in [None, *campaigns]:
+        out[campaign] = build_campaign(con, layout.store, layout.plan, layout.formats,
+                                       _reference_names(layout), campaign)
+    return out
+
+
+def statuses(con) -> dict[str, dict]:
+    """campaign -> {status, area, reasons} from every campaign schema."""
+    out = {}
+    for campaign in campaign_schemas(con):
+        rows = con.execute(f"select status, area, reasons from "
+                           f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
+        if rows:
+            import json
+            out[campaign] = {"status": rows[0][0], "area": rows[0][1],
+                             "reasons": json.loads(rows[0][2] or "[]")}
+    return out
+
+
+def join_campaigns(con, layout: Layout) -> list[str]:
+    """Drop schemas of campaigns that are gone; (re)create the union views; return the
+    published campaigns."""
+    current = {name for _, name in layout.campaigns()}
+    for campaign in campaign_schemas(con):
+        if campaign not in current:
+            con.execute(f"drop schema {q(campaign_schema(campaign))} cascade")
+    found = statuses(con)
+    every = sorted(found)
+    published = sorted(c for c, s in found.items() if s["status"] == "published")
+    union_views(con, EVERY, layout.union_tables, every)
+    union_views(con, "main", layout.union_tables, published)
+    return published
+
+
+def build_shared(con, layout: Layout, group: list[models_mod.Model]) -> dict[str, int]:
+    rows = {}
+    for model in group:
+        if layout.plan.group(model.name) == "inventory":
+            set_search_path(con, EVERY, "main")
+        try:
+            rows[model.name] = models_mod.run_model(con, model, schema="main")
+        finally:
+            reset_search_path(con)
+    return rows
+
+
+def run_tests(con, layout: Layout, group: str) -> list[dict]:
+    """The checks of a shared group, run in main (inventory ones also see every campaign)."""
+    results = []
+    for test in layout.plan.tests.get(group, []):
+        set_search_path(con, *((EVERY, "main") if group == "after_catalog" else ("main",)))
+        try:
+            rows = models_mod.run_test(con, test)
+            first = repr(rows[:3])
+        except Exception as exc:  # noqa: BLE001 - a check that cannot run is a failed check
+            rows, first = [("error",)], f"could not run: {exc}"
+        finally:
+            reset_search_path(con)
+        results.append({"campaign": None, "check_name": test.name,
+                        "statement": test.check_sentence, "blocking": test.blocking,
+                        "passed": not rows, "failing_rows": len(rows), "first_rows": first,
+                        "sql_file": f"sql/tests/{test.path.name}"})
+    return results
