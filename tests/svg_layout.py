@@ -20,7 +20,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
-from pipeline.publish.charts.point_to_point import CHAR_PX
+from pipeline.publish.charts.svg import CHAR_PX
 
 NS = "{http://www.w3.org/2000/svg}"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

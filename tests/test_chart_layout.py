@@ -11,7 +11,8 @@ import pytest
 
 import chart_marts
 import svg_layout
-from pipeline.publish.charts import discover_charts, ethernet_bandwidth_math, lab_validation
+from pipeline.publish.charts import (discover_charts, ethernet_bandwidth_math, feasibility,
+                                     lab_validation)
 from pipeline.publish.charts import point_to_point
 
 CHARTS = discover_charts()
@@ -46,7 +47,7 @@ def test_a_matrix_of_long_names_is_readable_on_a_phone():
 
 
 def test_every_chart_module_is_found_in_module_order():
-    want = [c.name for m in (ethernet_bandwidth_math, lab_validation, point_to_point)
+    want = [c.name for m in (ethernet_bandwidth_math, feasibility, lab_validation, point_to_point)
             for c in m.CHARTS]
     assert [c.name for c in discover_charts()] == want and len(want) == 11
 

@@ -10,7 +10,7 @@ import pytest
 
 import chart_marts
 from pipeline.publish.charts import discover_charts
-from pipeline.publish.charts import point_to_point as p2p
+from pipeline.publish.charts import point_to_point as p2p, svg as toolkit
 
 
 @pytest.mark.parametrize("top, nice", [
@@ -23,7 +23,7 @@ from pipeline.publish.charts import point_to_point as p2p
     (0.3, 0.5),        # 10^-2 steps: 0.05, 0.1, 0.125, 0.25, 0.5
 ])
 def test_an_axis_tops_at_a_round_number(top, nice):
-    assert p2p._nice(top) == pytest.approx(nice)
+    assert toolkit.nice(top) == pytest.approx(nice)
 
 
 @pytest.mark.parametrize("value, shown", [
@@ -31,7 +31,7 @@ def test_an_axis_tops_at_a_round_number(top, nice):
     (123456.7, "123457"),
 ])
 def test_a_tick_is_written_with_up_to_six_significant_digits(value, shown):
-    assert p2p._tick(value) == shown
+    assert toolkit.tick(value) == shown
 
 
 def test_small_values_get_ticks_that_differ():
@@ -47,10 +47,10 @@ def test_small_values_get_ticks_that_differ():
 
 def test_words_wrap_exactly_at_the_width():
     # "aaaa bbbb" is 9 characters: it fits in 9 characters' width, not in 8.99
-    assert p2p._wrap("aaaa bbbb", 9 * p2p.CHAR_PX) == ["aaaa bbbb"]
-    assert p2p._wrap("aaaa bbbb", 8.99 * p2p.CHAR_PX) == ["aaaa", "bbbb"]
-    assert p2p._wrap("a-very-long-word b", 3 * p2p.CHAR_PX) == ["a-very-long-word", "b"]
-    assert p2p._wrap("", 100) == [""]
+    assert toolkit.wrap("aaaa bbbb", 9 * toolkit.CHAR_PX) == ["aaaa bbbb"]
+    assert toolkit.wrap("aaaa bbbb", 8.99 * toolkit.CHAR_PX) == ["aaaa", "bbbb"]
+    assert toolkit.wrap("a-very-long-word b", 3 * toolkit.CHAR_PX) == ["a-very-long-word", "b"]
+    assert toolkit.wrap("", 100) == [""]
 
 
 @pytest.mark.parametrize("bps, shown", [

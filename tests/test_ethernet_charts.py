@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from pipeline.publish.charts.ethernet_bandwidth_math import CHARTS
+from pipeline.publish.charts import ethernet_bandwidth_math, feasibility
+
+CHARTS = [*ethernet_bandwidth_math.CHARTS, *feasibility.CHARTS]
 from pipeline.warehouse.models import discover, run_model
 from pipeline.warehouse.schemas import campaign_schema, set_search_path
 

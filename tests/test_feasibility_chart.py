@@ -1,4 +1,4 @@
-"""The feasibility heatmap draws the mart's cells (pipeline/publish/charts/ethernet_bandwidth_math.py):
+"""The feasibility heatmap draws the mart's cells (pipeline/publish/charts/feasibility.py):
 every cell read back from the SVG (its row, token rate and link by the chart's own labels, its
 text and fill) and compared with the hand-made ``fct_link_feasibility`` rows, at full width
 and in the phone layout."""
@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from pipeline.publish.charts import ethernet_bandwidth_math as ebm
+from pipeline.publish.charts import feasibility
 
 SVG = "{http://www.w3.org/2000/svg}"
-GREEN, YELLOW, RED = "#c7e9c0", "#fee391", "#fcae91"       # ebm.CLASS_FILLS, written out
+GREEN, YELLOW, RED = "#c7e9c0", "#fee391", "#fcae91"       # feasibility.CLASS_FILLS, written out
 # (model label, model order, rate tok/s, link label, link order, share, class order)
 CELLS = [
     ("Model one", 1, 10.0, "1 GbE", 1, 0.5, 1),
@@ -83,11 +83,11 @@ def _wide_cells(svg: str) -> dict:
 
 
 def test_every_cell_shows_its_share_and_class_at_full_width(con):
-    assert _wide_cells(ebm.feasibility_heatmap(con)) == EXPECTED
+    assert _wide_cells(feasibility.feasibility_heatmap(con)) == EXPECTED
 
 
 def test_the_columns_go_by_link_order_within_each_token_rate(con):
-    root = ET.fromstring(ebm.feasibility_heatmap(con))
+    root = ET.fromstring(feasibility.feasibility_heatmap(con))
     texts = _texts(root)
     heads = [t for t in texts if t["text"] in ("1 GbE", "10 GbE")]
     rates = [t for t in texts if (t["text"] or "").endswith("tok/s per sequence")]
@@ -123,8 +123,8 @@ def _narrow_cells(svg: str) -> dict:
 
 
 def test_every_cell_shows_its_share_and_class_on_a_phone(con):
-    svg = ebm.feasibility_heatmap(con, narrow=True)
-    assert ET.fromstring(svg).get("width") == str(340)     # pipeline.publish.charts.point_to_point.NARROW
+    svg = feasibility.feasibility_heatmap(con, narrow=True)
+    assert ET.fromstring(svg).get("width") == str(340)     # pipeline.publish.charts.svg.NARROW
     assert _narrow_cells(svg) == EXPECTED
 
 
@@ -132,8 +132,8 @@ def test_a_missing_row_of_the_mart_is_a_missing_cell_not_a_neighbours_value(con)
     con.execute("delete from fct_link_feasibility where model = 'model two' and tokens_per_s = 20 "
                 "and link_label = '10 GbE'")
     expected = {**EXPECTED, ("Model two", 20.0, "10 GbE"): ("—", "none")}
-    assert _wide_cells(ebm.feasibility_heatmap(con)) == expected
-    assert _narrow_cells(ebm.feasibility_heatmap(con, narrow=True)) == expected
+    assert _wide_cells(feasibility.feasibility_heatmap(con)) == expected
+    assert _narrow_cells(feasibility.feasibility_heatmap(con, narrow=True)) == expected
 
 
 def test_rows_of_one_model_and_scheme_are_together_and_groups_apart(con):
@@ -147,13 +147,13 @@ def test_rows_of_one_model_and_scheme_are_together_and_groups_apart(con):
                 "'zp', 'ZP', batch_size, tokens_per_s, link_class, link_label, link_sort_order, "
                 "usable_share_fraction, feasibility_label, feasibility_sort_order "
                 "from fct_link_feasibility where model = 'model one' and batch_size = 1")
-    texts = _texts(ET.fromstring(ebm.feasibility_heatmap(con)))
+    texts = _texts(ET.fromstring(feasibility.feasibility_heatmap(con)))
     rows = sorted(((float(t["y"]), t["text"]) for t in texts if t.get("text-anchor") == "end"
                    and ", batch " in (t["text"] or "")))
     assert [r for _, r in rows] == ["Model one, TP, batch 1", "Model one, TP, batch 4",
                                     "Model one, ZP, batch 1", "Model two, TP, batch 1"]
     assert [b - a for (a, _), (b, _) in zip(rows, rows[1:])] == [22.0, 38.0, 38.0]
     # on a phone, each model's name once, above its rows, in every rate's block
-    narrow = _texts(ET.fromstring(ebm.feasibility_heatmap(con, narrow=True)))
+    narrow = _texts(ET.fromstring(feasibility.feasibility_heatmap(con, narrow=True)))
     names = [t["text"] for t in narrow if t.get("font-weight") == "bold" and t.get("text-anchor") == "start"]
     assert names == ["Model one", "Model two"] * 2

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from pipeline.publish.charts import discover_charts
-from pipeline.publish.charts.point_to_point import CHAR_PX, NARROW
+from pipeline.publish.charts.svg import CHAR_PX, NARROW
 from pipeline.warehouse.schemas import campaign_schema, set_search_path
 
 from conftest import warehouse

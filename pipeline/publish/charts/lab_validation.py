@@ -8,10 +8,9 @@ from __future__ import annotations
 import math
 from html import escape
 
-from pipeline.publish.charts import Chart
-from pipeline.publish.charts.point_to_point import NARROW, PALETTE, _f, _frame, _marker, _nice, _rows, _svg, _text, legend_slots
+from pipeline.publish.charts import Chart, svg
 
-MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (MARKERS order)
+MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (svg.MARKERS order)
 
 
 def _decade_ticks(lo: float, hi: float, steps=(1, 2, 5)) -> list[float]:
@@ -31,13 +30,13 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
     """Measured and predicted ``quantity`` (times ``scale``) of each run against its rate."""
     rows = [dict(r, measured=None if r["measured"] is None else r["measured"] * scale,
                  predicted=None if r["predicted"] is None else r["predicted"] * scale)
-            for r in _rows(con, "select series, campaign, quantity, tcp_bits_per_s, measured, "
+            for r in svg.rows(con, "select series, campaign, quantity, tcp_bits_per_s, measured, "
                                 "predicted from fct_lab_rpc_validation where tcp_bits_per_s is "
                                 "not null order by series, tcp_bits_per_s, campaign")
             if r["quantity"] == quantity]
     entries = 2 * len(dict.fromkeys(r["series"] for r in rows))
     if narrow:
-        width, left, right, top, ph = NARROW, 56, 14, 54, 240
+        width, left, right, top, ph = svg.NARROW, 56, 14, 54, 240
         height = int(top + ph + 44 + 16 * entries + 4)
     else:
         width, height, left, right, top, bottom = 700, 400, 70, 210, 40, 50
@@ -48,19 +47,19 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
     pad = (hi - lo) * 0.08 or 0.5
     lo, hi = lo - pad, hi + pad
     ys = [v for r in rows for v in (r["measured"], r["predicted"]) if v is not None]
-    ymax = _nice(max(ys, default=1.0) or 1.0)
+    ymax = svg.nice(max(ys, default=1.0) or 1.0)
     sx = lambda mbit: left + pw * (math.log10(mbit) - lo) / (hi - lo)   # noqa: E731
     sy = lambda y: top + ph - ph * y / ymax                            # noqa: E731
-    body = _frame(title, width, height, left, top, pw, ph,
+    body = svg.frame(title, width, height, left, top, pw, ph,
                   "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy,
                   xlabel_y=top + ph + 34 if narrow else None)
-    slots = iter(legend_slots(narrow, left, pw, top, ph, entries))
+    slots = iter(svg.legend_slots(narrow, left, pw, top, ph, entries))
     for t in _decade_ticks(10 ** lo, 10 ** hi, (1,) if narrow else (1, 2, 5)):
-        body.append(f'<line x1="{_f(sx(t))}" y1="{top + ph}" x2="{_f(sx(t))}" y2="{top + ph + 4}" '
+        body.append(f'<line x1="{svg.num(sx(t))}" y1="{top + ph}" x2="{svg.num(sx(t))}" y2="{top + ph + 4}" '
                     f'stroke="#000000"/>')
-        body.append(_text(sx(t), top + ph + 16, f"{t:g}"))
+        body.append(svg.text(sx(t), top + ph + 16, f"{t:g}"))
     for idx, series in enumerate(dict.fromkeys(r["series"] for r in rows)):
-        color = PALETTE[idx % len(PALETTE)]
+        color = svg.PALETTE[idx % len(svg.PALETTE)]
         srows = [r for r in rows if r["series"] == series]
         pred = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["predicted"])) for r in srows
                 if r["predicted"] is not None]
@@ -70,15 +69,15 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
             name = f"{kind}, {series}"
             body.append(f'<g data-series="{escape(name)}">')
             if kind == "predicted" and len(points) > 1:
-                path = " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+                path = " ".join(f"{svg.num(x)},{svg.num(y)}" for x, y in points)
                 body.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
                             f'stroke-width="1.5" stroke-dasharray="4 3"/>')
-            body += [_marker(mark, x, y, color) for x, y in points]
+            body += [svg.marker(mark, x, y, color) for x, y in points]
             body.append("</g>")
             lx, ly = next(slots)
-            body.append(_marker(mark, lx, ly, color, legend=True))
-            body.append(_text(lx + 12, ly + 4, name, anchor="start"))
-    return _svg(width, height, title, body)
+            body.append(svg.marker(mark, lx, ly, color, legend=True))
+            body.append(svg.text(lx + 12, ly + 4, name, anchor="start"))
+    return svg.document(width, height, title, body)
 
 
 def prefill_validation(con, narrow: bool = False) -> str:

@@ -1,18 +1,18 @@
 """Value labels that do not cover each other: each goes to the first of its candidate places
 that overlaps no label placed before it (the first candidate when every one is taken).
 
-A label's box is measured as the charts wrap text: CHAR_PX a character, 11 px type from 8.5 px
+A label's box is measured as the charts wrap text: svg.CHAR_PX a character, 11 px type from 8.5 px
 above its baseline to 2.5 px below.
 """
 from __future__ import annotations
 
-from pipeline.publish.charts.point_to_point import CHAR_PX
+from pipeline.publish.charts import svg
 
 Box = tuple[float, float, float, float]
 
 
 def text_box(text: str, x: float, y: float, anchor: str) -> Box:
-    w = len(text) * CHAR_PX
+    w = len(text) * svg.CHAR_PX
     x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
     return (x0, y - 8.5, x0 + w, y + 2.5)
 
