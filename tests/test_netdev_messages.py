@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.ingest.formats import netdev
+from pipeline.ingest.formats import netdev, netdev_refusals
 from pipeline.ingest.base import ParseError
 
 GOOD = (Path(__file__).parent / "fixtures" / "netdev" / "good" / "server-5-samples.txt").read_bytes()
@@ -34,7 +34,7 @@ def test_an_undecodable_byte_is_named_by_line_and_column(tmp_path):
 
 @pytest.mark.parametrize("end", [b"\n", b"\r\n"])
 def test_a_line_too_long_for_duckdb_is_named(tmp_path, end):
-    line = PREFIX + b"9" * (netdev.LINE_LIMIT_BYTES - len(PREFIX))     # exactly the limit
+    line = PREFIX + b"9" * (netdev_refusals.LINE_LIMIT_BYTES - len(PREFIX))     # exactly the limit
     message = _refusal(tmp_path, HEAD + line + end + REST)
     # its first 60 characters as written (the 44 of the prefix, then 16 digits) and its size
     assert message == ("cap.netdev:7: expected a /proc/net/dev capture (text lines), found "
@@ -43,7 +43,7 @@ def test_a_line_too_long_for_duckdb_is_named(tmp_path, end):
 
 
 def test_a_line_one_byte_under_the_limit_is_read(tmp_path):
-    line = PREFIX + b"9" * (netdev.LINE_LIMIT_BYTES - 1 - len(PREFIX))
+    line = PREFIX + b"9" * (netdev_refusals.LINE_LIMIT_BYTES - 1 - len(PREFIX))
     path = tmp_path / "cap.netdev"
     path.write_bytes(HEAD + line + b"\n" + REST)
     rows = netdev.parse(path)
@@ -73,12 +73,12 @@ SIXTEEN = " ".join(str(n) for n in range(16))
     ("eth0: " + SIXTEEN.replace("7", str(2 ** 64)), True, "overflow"),
 ])
 def test_each_kind_of_bad_line_is_told_apart(line, after_sample, problem):
-    from pipeline.ingest.formats.netdev import _problem
+    from pipeline.ingest.formats.netdev_refusals import problem as _problem
     assert _problem(line, after_sample) == problem
 
 
 def test_what_a_bad_line_is_shown_as():
-    from pipeline.ingest.formats.netdev import _found
+    from pipeline.ingest.formats.netdev_refusals import found_text as _found
     assert _found("field_count", "  eth0: 1 2 3  ") == "3 fields in 'eth0: 1 2 3'"
     assert _found("non_numeric", "eth0: 1 x2 3") == "'x2' in 'eth0: 1 x2 3'"
     assert _found("bad_sample", "@ soon\n") == "'@ soon'"
@@ -86,10 +86,10 @@ def test_what_a_bad_line_is_shown_as():
     assert _found("unknown_line", long) == repr("z" * 100)        # at most 100 characters
 
 
-# --- how a DuckDB read error becomes the ParseError (netdev._unreadable, on its own) ------------
+# --- how a DuckDB read error becomes the ParseError (netdev_refusals.unreadable, on its own) ------------
 
 def _read_error(tmp_path, message: str, offset: int = 0, text: str = "Inter-|\n"):
-    from pipeline.ingest.formats.netdev import _unreadable
+    from pipeline.ingest.formats.netdev_refusals import unreadable as _unreadable
     p = tmp_path / "cap.txt"
     p.write_text(text)
     return p, _unreadable(p, duckdb.InvalidInputException(message), offset)
@@ -120,7 +120,7 @@ def test_a_csv_error_without_a_number_has_no_line(tmp_path):
 
 
 def test_the_first_line_too_long_for_duckdb_is_named_even_at_exactly_the_limit(tmp_path):
-    from pipeline.ingest.formats.netdev import LINE_LIMIT_BYTES
+    from pipeline.ingest.formats.netdev_refusals import LINE_LIMIT_BYTES
     # 500,000 four-byte characters: exactly 2,000,000 bytes in exactly LIMIT // 4 characters
     at_limit = "\U0001F600" * (LINE_LIMIT_BYTES // 4)
     p, err = _read_error(tmp_path, "Invalid Input Error: CSV Error on Line: 1",

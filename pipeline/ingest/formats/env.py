@@ -1,17 +1,6 @@
 """Environment files (``KEY=value`` lines, as systemd ``EnvironmentFile=`` and serve scripts read them).
 
-Format: the dotenv syntax as python-dotenv parses it (``dotenv.parser``:
-``[export] KEY=value``, single/double quotes, ``#`` comments, multi-line quoted
-values). We use python-dotenv's own parser, ``parse_stream``, because it
-reports each binding's line and flags malformed lines; ``dotenv_values`` would
-drop both. Interpolation is off (``parse_stream`` never expands): ``${X}`` is
-kept as written, since the deployment's env file is data, not this machine's
-environment.
-
-Rows: ``key``, ``value`` (NULL for a bare ``KEY`` line without ``=``) and
-``source_line`` = the line the binding starts on. A key bound twice keeps its
-last value, as ``dotenv_values`` and shells do. A line python-dotenv cannot
-parse (``=x``, ``FOO BAR``) rejects the file, naming that line.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "env".
 """
 from __future__ import annotations
 

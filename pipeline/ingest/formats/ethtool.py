@@ -1,35 +1,6 @@
 """``ethtool <iface>`` output, text or ``--json``: one row per interface.
 
-Text: what ethtool(8) prints for ``ethtool DEVNAME`` (netlink/settings.c and ethtool.c
-``dump_link_usettings``: ``Settings for %s:`` then tab-indented ``"\tSpeed: %uMb/s\n"`` or
-``"\tSpeed: Unknown!\n"``, ``Duplex:``, ``Port:``, ``"\tPHYAD: %d\n"``,
-``"\tAuto-negotiation: %s\n"``, ``"\tLink detected: %s"`` …), parsed by
-``jc.parse('ethtool', …)``. A file may hold several blocks (one per interface); each is
-handed to jc on its own.
-
-``--json`` (ethtool 6.x with netlink; one array per invocation, several may follow each
-other in one file): ``[ {"ifname": …, "speed": 10000, "duplex": "Full",
-"auto-negotiation": false, "port": "Twisted Pair", "phyad": 0, "link-detected": true} ]``,
-read with ``json``; keys the link does not report are absent (``lo`` has only ``ifname`` and
-``link-detected``).
-
-PHYAD: the text depends on the version. The netlink path prints ``"\tPHYAD: %u\n"`` in 6.1,
-6.14.2 and 6.15, but ``"\tPHYAD: %x\n"`` (bare hex) in 6.11 (format strings read from the
-Debian/Ubuntu binaries of those versions); the file itself does not say which ethtool wrote
-it. So ``phyad_printed`` keeps the text as printed and ``phyad`` holds the number only when
-the text says it alone: a JSON number, ``0x…``, digits with ``a-f`` (hex), or a single digit
-(equal in both bases). ``stg_deployment__ethtool`` resolves the rest with the collector's
-``tool_version``; without a version a multi-digit PHYAD stays NULL (not measured) rather than
-be read in the wrong base.
-
-We take jc's *raw* output and type the fields here: jc's processed output runs
-``Auto-negotiation: on`` through ``convert_to_bool``, which only knows
-y/yes/true, and so reports ``on`` as false (jc 1.26).
-
-Rows: ``interface``, ``speed_mbit_per_s`` (ethtool prints ``2500Mb/s``, i.e.
-10^6 bit/s; NULL for ``Unknown!`` when the link is down), ``duplex`` (NULL for
-``Unknown! (255)``), ``port``, ``phyad``, ``phyad_printed``, ``auto_negotiation``, ``link_detected``;
-``source_line`` = the line of ``Settings for`` (of the object's ``{`` in JSON).
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "ethtool".
 """
 from __future__ import annotations
 

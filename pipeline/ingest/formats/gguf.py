@@ -1,26 +1,6 @@
 """GGUF metadata: one row per key/value pair of a GGUF file's header.
 
-Format: the GGUF specification (ggml-org/ggml, docs/gguf.md): magic ``GGUF``,
-uint32 version, uint64 tensor_count, uint64 metadata_kv_count, then
-``metadata_kv_count`` pairs of (gguf_string key, uint32 value type, value),
-then the tensor infos and the aligned tensor data. The file is read with
-``gguf.GGUFReader`` (the reader shipped with llama.cpp's ``gguf-py``).
-
-Only the header and the KV section matter here, and the campaign ships header
-dumps of a 27B model rather than the model itself, so the reader below stops
-after the KV section: tensor infos and data may be cut off or absent. A file cut
-inside the header or the KV section is rejected, naming the byte offset where
-the data ran out.
-
-Rows: ``key``, ``value_type`` (``UINT32``, ``STRING``, ``ARRAY[INT32]`` …),
-``value`` (scalars as text, floats in their shortest round-trip form for their
-own width; arrays as a JSON list, or ``{"len": n}`` for string arrays beyond 64
-elements and other arrays beyond 1024, so that a 150k-token vocabulary does not land in the
-warehouse while per-layer arrays such as ``head_count_kv`` or
-``attention.sliding_window_pattern`` of a model with hundreds of blocks are kept whole) and ``source_line`` =
-byte offset of the key/value field. The header pseudo-fields the reader adds
-(``GGUF.version``, ``GGUF.tensor_count``, ``GGUF.kv_count``) are not metadata
-keys and are left out.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "gguf".
 """
 from __future__ import annotations
 

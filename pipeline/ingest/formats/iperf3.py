@@ -1,26 +1,6 @@
 """iperf3 client output (``iperf3 -J``, or ``--json-stream``): one row per file, from the end summary.
 
-Format: the JSON iperf3 writes (esnet/iperf src/iperf_api.c): ``start`` {connected[], version,
-timestamp.timesecs, test_start{protocol, num_streams, reverse}}, ``intervals`` [], ``end``
-{streams[], sum_sent, sum_received, cpu_utilization_percent{host_total, remote_total}}, and
-``error`` when the test failed; read with ``json``.
-
-- TCP: ``sum_sent``/``sum_received`` (``start: %f end: %f seconds: %f bytes: %d bits_per_second:
-  %f [retransmits: %d] sender: %b``) add up every stream of a ``-P N`` run.
-- UDP, since 3.11: ``sum_sent`` and ``sum_received`` also carry ``jitter_ms: %f lost_packets: %d
-  packets: %d lost_percent: %f`` (the receiver's in ``sum_received``). Before 3.11 there is only
-  ``sum`` (the sender's bytes and rate with the receiver's jitter and loss), so nothing was
-  measured as received. A UDP run measures loss and jitter at the rate it was told to send:
-  ``protocol`` says UDP and the staging models never use it as a link's throughput.
-- ``--json-stream`` (3.17+): one object per line, ``{"event": "start"|"interval"|"end"|"error",
-  "data": …}`` (``JSONStream_Output``); the same summary is read from the ``end`` event.
-
-``duration_s`` is the sender's ``seconds``. ``retransmits`` is NULL when iperf3 could not read
-TCP_INFO (UDP, or non-Linux senders). A file carrying ``error`` (or an ``error`` event) is
-rejected with the tool's own message, whichever wording the iperf3 version used ("unable to
-connect to server: Connection refused", and since 3.16 "unable to connect to server - server
-may have stopped running or use a different port, firewall issue, etc.: Connection refused");
-so is JSON that is not iperf3's. ``source_line`` = the line of the top-level ``"end"``.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "iperf3".
 """
 from __future__ import annotations
 

@@ -1,36 +1,6 @@
 """llama-server logs, however they were kept: one row per log line, llama-server fields parsed.
 
-The kind of file is detected from its first line:
-
-- ``journalctl -o json``: systemd's JSON export (systemd.journal-fields(7)): one object per line;
-  ``__REALTIME_TIMESTAMP`` is microseconds since the epoch as text; a value that is not valid UTF-8
-  or holds control characters (a progress line starting with ``\\r``) is an array of byte values,
-  a field seen several times an array of such values, a field over the size limit ``null``.
-  Byte arrays are decoded as UTF-8 with replacement and a leading ``\\r`` stripped.
-- ``journalctl -o short-iso`` / ``short-iso-precise`` (systemd src/shared/logs-show.c,
-  output_short): ``<strftime "%Y-%m-%dT%H:%M:%S">[.%06u]<offset> <hostname> <identifier>[<pid>]:
-  <message>``, the offset ``%+03d:%02d`` (``+02:00``; systemd before v250 printed strftime's
-  ``%z``, ``+0200``). A message that is not printable is shown as ``[%s blob data]``
-  (FORMAT_BYTES: ``123B``, ``1.2K``): its bytes are not in the export, so the line is kept as an
-  ``unreadable`` event that Data quality names. Further lines of a multi-line message are
-  indented by the prefix width; journalctl's own ``-- Boot … --`` lines are skipped.
-- A last line without its newline was cut while the file was written (a log copied from a running
-  server): its text is kept as a ``truncated`` event with no field read (a cut ``n_tokens = 12``
-  of ``123`` would read as 12), and Data quality names it. A complete JSON object is read.
-- ``docker logs --timestamps``: ``<RFC 3339 time with nanoseconds>Z <message>``;
-- ``journalctl -o cat``, a plain stderr file (``llama-server … 2> server.log``, ``docker logs``):
-  every line is a message. With ``--log-timestamps`` each line starts with the time since the
-  server started (``MM.SS.mmm.uuu``, common/log.cpp); it is kept as ``log_rel_s`` so that the
-  manifest's ``log_started`` can place it in time. The project's collector
-  (``python -m pipeline.collect llama-log``) writes a llama-server's stderr in the short-iso-precise
-  shape above, so the same reader takes it.
-
-``journalctl -o short`` (``Aug 17 18:40:00``) has no year and no time zone: it is refused with
-that reason. Rows: ``realtime_us`` (NULL for plain text), ``log_rel_s``, ``hostname``, ``unit``
-(``_SYSTEMD_UNIT`` or the short output's identifier), ``pid``, ``message`` and the fields of
-:mod:`pipeline.ingest.formats.llama_server_fields`; timing continuation lines take the slot and task of the
-latest ``print_timing`` line of the same process. ``source_line`` = the line. A file with no
-llama-server or rpc-server line at all is refused.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "journal".
 """
 from __future__ import annotations
 

@@ -1,51 +1,6 @@
 """Fields of llama-server (and rpc-server) log lines, by a hand parser (no library reads them).
 
-The format strings, from ggml-org/llama.cpp. Line prefixes (tools/server/server-common.h, earlier
-tools/server/utils.hpp)::
-
-    #define SLT_INF(slot, fmt, ...) LOG_INF("slot %12.*s: id %2d | task %d | " fmt, 12, __func__, (slot).id, …)
-    #define SRV_INF(fmt, ...)       LOG_INF("srv  %12.*s: " fmt, 12, __func__, …)   (also _WRN, _TRC)
-    #define SLT_CNT(slot, fmt, ...) LOG_CNT(""                                 fmt, …)
-    #define SPC_TRC(fmt, ...)       LOG_TRC("spec %12.*s: " fmt, 12, __func__, …)     (common/speculative.cpp)
-
-``%12.*s`` right-aligns the function name in 12 columns and cuts it at 12. common/log.cpp puts
-``%d.%02d.%03d.%03d `` (minutes.seconds.ms.us since start, --log-timestamps) and a level letter
-``I ``/``W ``/``E ``/``D `` (--log-prefix) in front; a process launcher may add ``[<pid>] ``.
-
-The messages, in every wording they have had (tools/server/server-context.cpp unless noted;
-``old`` = builds of 2024, ``mid`` = 2025, ``now`` = b11434, Oct 2026)::
-
-    launch       "processing task\\n" / "processing task, is_child = %d\\n"
-    new_prompt   old "new prompt, n_ctx_slot = %d, n_keep = %d, n_prompt_tokens = %d\\n"
-                 mid/now "new prompt, n_ctx_slot = %d, n_keep = %d, task.n_tokens = %d\\n" (SLT_TRC now)
-    prompt_progress old "prompt processing progress, n_past = %d, n_tokens = %d, progress = %f\\n"
-                 mid "prompt processing progress, n_tokens = %d, batch.n_tokens = %d, progress = %f\\n"
-    prompt_done  old "prompt done, n_past = %d, n_tokens = %d\\n"
-                 mid "prompt done, n_tokens = %d, batch.n_tokens = %d\\n"
-                 2026 "prompt processing done, n_tokens = %d, batch.n_tokens = %d\\n"
-    release      old "stop processing: n_past = %d, truncated = %d\\n" / now "… n_tokens = %d …"
-    timing block old: one SLT_INF "\\n" + three lines, so a header "slot print_timing: id N | task T | "
-                 and unprefixed lines; now: one SLT_INF per line:
-                 "prompt eval time = %10.2f ms / %5d tokens (%8.2f ms per token, %8.2f tokens per second)\\n"
-                 "       eval time = %10.2f ms / %5d tokens (…)\\n"
-                 "      total time = %10.2f ms / %5d tokens\\n"
-                 "   graphs reused = %10d\\n"                                                (now)
-    draft_acceptance old SLT_CNT "draft acceptance rate = %0.5f (%5d accepted / %5d generated)\\n"
-                 now SLT_INF "draft acceptance = %0.5f (%5d accepted / %5d generated), mean len = %5.2f\\n"
-    spec_statistics common/speculative.cpp "statistics %s: #calls(b,g,a) = %zu %zu %zu, #gen drafts = %zu,
-                 #acc drafts = %zu, #gen tokens = %zu, #acc tokens = %zu…" (now "%16s … %4zu %6zu %6zu …", SPC_TRC)
-    prompt cache (SRV_WRN in 2025, SRV_TRC now, so absent at the default verbosity):
-      cache_update_start "updating prompt cache\\n"
-      prompt_save  " - saving prompt with length %d, total state size = %.3f MiB\\n" (now "… (draft: %.3f MiB)")
-      cache_state  " - cache state: %zu prompts, %.3f MiB (limits: …)\\n"  (tools/server/server-task.cpp)
-      cache_update_done "prompt cache update took %.2f ms\\n"
-    rpc_device   src/llama.cpp: "%s: using device %s (%s) (%s) - %zu MiB free\\n" with the RPC device name
-                 "RPC%d[<host>:<port>]" (ggml/src/ggml-rpc/ggml-rpc.cpp; "RPC[<endpoint>]" in older builds)
-    rpc_accept / rpc_close  rpc-server: "Accepted client connection\\n" / "Client connection closed\\n"
-
-:class:`TimingContext` gives unprefixed timing lines the slot and task of the latest
-``print_timing`` line of the same stream. Every other line gets ``event`` NULL (and its slot and
-task if it has the slot prefix).
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "llama_server_fields".
 """
 from __future__ import annotations
 

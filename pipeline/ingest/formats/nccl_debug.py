@@ -1,22 +1,6 @@
 """What NCCL says it used (``NCCL_DEBUG=INFO``): version, interfaces and transport.
 
-NCCL's log lines (NVIDIA/nccl src/debug.cc) start ``"%s:%d:%d [%d] NCCL INFO "`` (host, pid, tid,
-CUDA device) or ``"\\n%s:%d:%d [%d] %s:%d NCCL WARN "``. The facts read here:
-
-- the version: ``NCCL version %s`` (e.g. ``2.18.3+cuda12.2``);
-- the data interface: src/transport/net_socket.cc ``INFO(NCCL_INIT|NCCL_NET, "NET/Socket : Using%s",
-  line)`` with `` [%d]%s:%s`` per interface (``[0]wg0:10.8.0.5<0>``), and the same shape for the
-  IB plugin (``NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB ens3:…``);
-- the bootstrap interface: src/bootstrap.cc ``"Bootstrap: Using%s"`` (``"Bootstrap : Using%s"``
-  before NCCL 2.19) with `` %s:`` and the address;
-- the transport of the rings: ``Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0`` (``via
-  P2P/IPC``, ``via P2P/direct pointer`` (src/transport/p2p.cc), ``via SHM``, ``via
-  NET/IB/0/GDRDMA``); the first network transport is kept.
-
-The nccl-tests parser collects the same facts from the INFO lines interleaved with its table;
-this format reads a debug log kept on its own (one row per file). A file without any NCCL line is
-refused. A last line without its newline was cut while NCCL wrote it (``wg0:10.8`` of
-``wg0:10.8.0.5<0>``), so it is not read: a fact only it holds stays missing rather than wrong.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "nccl_debug".
 """
 from __future__ import annotations
 

@@ -1,34 +1,6 @@
 """nccl-tests performance output (``sendrecv_perf``, ``all_reduce_perf`` …): one row per result.
 
-No library parses this table, so this is a hand parser of what nccl-tests prints
-(NVIDIA/nccl-tests). The column header names the columns, so the parser reads it rather than
-assuming one layout:
-
-* v2.11 and older: every test prints its own header (src/<test>.cu ``print_header``): the lead
-  columns differ per test — ``size count type`` (sendrecv), ``… redop`` (all_reduce),
-  ``… root`` (broadcast), ``… redop root`` (reduce) — and each half ends with ``error``, the
-  maximum deviation, printed ``%5.0le`` (src/common.cu ``PRINT("  %7s  %6.2f  %6.2f  %5.0le")``);
-* v2.13 to v2.16: one header for every test (src/common.cu): ``size count type redop root``,
-  then ``time algbw busbw #wrong`` twice, the wrong-element count printed ``%5g``;
-* v2.17 and later (src/util.cu ``writeResultHeader``): the same, ``time`` becomes ``cputime``
-  with ``-C``, a ``timestamp`` column (``%Y-%m-%d %H:%M:%S``) may end each row (``-Z``), each
-  half may carry ``i_min i_max i_p99 i_cv%`` (per-iteration timing), and a number too wide for
-  its column is printed in fewer decimals or as ``%.1e``; a replayed trace prints blanks for the
-  out-of-place half.
-
-One row per size is ``PRINT("%12li  %12li  %8s …", size, count, type, …)``, then the halves;
-``N/A`` where a value was not checked. Times are microseconds, algbw and busbw GB/s
-(10^9 bytes/s). The footer is ``# Out of bounds values : %d %s`` and ``# Avg bus bandwidth :
-%g``; with ``-N <cycles>`` the size loop is printed again for each cycle. ``mpirun
---tag-output`` puts ``[<job>,<rank>]<stdout>:`` in front of every line: it is removed. NCCL's own
-``NCCL INFO``/``NCCL WARN`` lines (``NCCL_DEBUG``) are not results: what they say NCCL used
-(version, interface, transport; :mod:`pipeline.ingest.formats.nccl_debug`) is kept on every row of the
-file. Launcher output before the header is skipped; a file without the footer is a truncated
-run and is rejected.
-
-Each row is split into two records, one per placement; ``cycle`` numbers the repetitions of the
-same size within the file (1-based). ``layout`` is ``pre-2.13`` (``error`` columns) or
-``current`` (``#wrong``).
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "nccl_tests".
 """
 from __future__ import annotations
 

@@ -1,34 +1,6 @@
 """50 Hz ``/proc/net/dev`` captures: one row per sample × interface, parsed in DuckDB.
 
-Format (raw_data/README.md, "procnetdev-capture v1"): ``#`` header lines, then
-per sample a line ``@ <unix seconds>`` followed by the unmodified text of
-``/proc/net/dev`` — two column-title lines (``Inter-|`` and `` face |``) and one
-line per interface as the kernel prints it (net/core/net-procfs.c,
-``dev_seq_printf_stats``: ``"%6s: %7llu %7llu %4llu %4llu %4llu %5llu %10llu
-%9llu %8llu %7llu %4llu %4llu %4llu %5llu %7llu %10llu"``, i.e. the name and 16
-counters: rx bytes packets errs drop fifo frame compressed multicast, then tx
-bytes packets errs drop fifo colls carrier compressed).
-
-An hour at 50 Hz is ~1M lines and a day is 1 GB, so the file never becomes Python
-objects line by line, nor one string: DuckDB reads it once (``read_csv`` as one text
-column, file order kept, lines numbered by a streaming window) and every line's sample
-time is carried down from the ``@`` line above it by a second streaming window. Those
-windows need the file's order, which DuckDB keeps on one thread, so a big capture is
-cut into byte ranges at ``@`` lines, one per core, each fed to its own query through
-its own named pipe (pipeline/ingest/byte_ranges.py), its line numbers made the file's
-by the lines of the ranges before it; each range's rows go straight into a shard of the
-raw store (pipeline/ingest/store.py, ``write_sharded``), never copied again.
-
-A line that breaks the format is written as a row with a NULL where the contract has
-none (an interface line that is not ``<iface>: <16 counters>``, a sample line whose time
-is not a number, a ``#`` line after the first sample, a column title before it, any
-other line), so one look at the written file finds the first bad line; the file is then
-rejected by number before it is renamed into place. Memory stays flat in the file's size.
-
-Rows: ``sample_unix_s``, ``interface``, rx/tx ``bytes``, ``packets``, ``errs``,
-``drop`` (UBIGINT, as the kernel's u64 counters) and ``source_line`` = the
-interface line. Counter wraps, resets and out-of-order samples are facts about the
-capture, handled in SQL downstream, not errors here.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "netdev".
 """
 from __future__ import annotations
 
@@ -40,7 +12,8 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline.ingest import byte_ranges
-from pipeline.ingest.base import Format, ParseError, lines_strict
+from pipeline.ingest.base import Format, ParseError
+from pipeline.ingest.formats import netdev_refusals as refusals
 from pipeline.ingest.store import sql_literal
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
@@ -139,85 +112,6 @@ select count(*) filter (where kind = 'header'), max(line_no) filter (where kind 
 from ({kinds})
 """
 
-_EXPECTED = {
-    "unknown_line": "a /proc/net/dev line ('Inter-|', ' face |' or '<iface>: <16 counters>')",
-    "before_sample": "a '#' header or '@ <unix seconds>' sample line before /proc/net/dev text",
-    "late_header": "'#' header lines only before the first sample",
-    "bad_sample": "a sample line '@ <unix seconds>'",
-    "field_count": "an interface line '<iface>: <16 counters>'",
-    "non_numeric": "numeric counters",
-    "overflow": "counters below 2^64",
-}
-
-
-def _found(problem: str, line: str) -> str:
-    shown = repr(line.strip()[:100])
-    fields = line.split(":", 1)[-1].split()
-    if problem == "field_count":
-        return f"{len(fields)} fields in {shown}"
-    if problem == "non_numeric":
-        bad = next(f for f in fields if not f.isdigit())
-        return f"{bad!r} in {shown}"
-    return shown
-
-
-def _problem(line: str, after_sample: bool) -> str:
-    """Why a line was written as a bad row (the same tests as ``_KINDS`` and ``_ROWS``)."""
-    if line.startswith("@"):
-        return "bad_sample"
-    if line.startswith("#"):
-        return "late_header"
-    if ":" not in line:
-        return "before_sample" if line.lstrip().startswith(("Inter-|", "face |")) else "unknown_line"
-    name, _, rest = line.partition(":")
-    name, fields = name.strip(), [f for f in rest.split(" ") if f]
-    if not name or " " in name or "\t" in name:
-        return "unknown_line"
-    if not after_sample:
-        return "before_sample"
-    if len(fields) != 16:
-        return "field_count"
-    if any(c not in "0123456789 " for c in rest):
-        return "non_numeric"
-    return "overflow"
-
-
-def _line_text(path: Path, number: int) -> str:
-    return next(text for n, text in lines_strict(path) if n == number)
-
-
-# DuckDB's read_csv refuses a line of this many bytes or more (its newline not counted;
-# measured on DuckDB 1.x, tests/test_netdev_messages.py), and in some states of its reader (such
-# a line ending in CR LF) says so without a line number: the line is found here instead
-LINE_LIMIT_BYTES = 2_000_000
-
-
-def _unreadable(path: Path, exc: duckdb.Error, offset: int = 0) -> ParseError:
-    """Why DuckDB could not read the lines, as a ParseError naming the line."""
-    too_long = None
-    for n, text in lines_strict(path):  # names the line and column of the first undecodable byte
-        if too_long is None and len(text) >= LINE_LIMIT_BYTES // 4 \
-                and len(text.encode("utf-8")) >= LINE_LIMIT_BYTES:
-            too_long = (n, text)
-    if too_long is not None:
-        n, text = too_long
-        return ParseError(path, n, "a /proc/net/dev capture (text lines)",
-                          f"{text[:60]!r}… ({len(text.encode('utf-8')):,} bytes; DuckDB reads lines "
-                          f"shorter than {LINE_LIMIT_BYTES:,})")
-    message = str(exc)
-    line = None
-    if "CSV Error on Line: " in message:
-        digits = message.split("CSV Error on Line: ", 1)[1].split()[0]
-        line = int(digits) + offset if digits.isdigit() else None
-    # DuckDB's own line number counts from the start of the range it read: left out
-    found = message.splitlines()[0].split(" on Line: ")[0][:200]
-    original = next((x[len("Original Line: "):] for x in message.splitlines()
-                     if x.startswith("Original Line: ")), None)
-    if original is not None:
-        found = f"{original.strip()[:100]!r}, which DuckDB could not read as one text column"
-    return ParseError(path, line, "a /proc/net/dev capture (text lines)", found)
-
-
 def _listed(paths) -> str:
     """A DuckDB list literal of file paths."""
     return "[" + ", ".join(sql_literal(str(p)) for p in paths) + "]"
@@ -287,12 +181,12 @@ class Streamed:
         if errors:
             exc, offset = errors[min(errors)]
             if isinstance(exc, (duckdb.InvalidInputException, duckdb.ConversionException)):
-                raise _unreadable(self.path, exc, offset) from None
+                raise refusals.unreadable(self.path, exc, offset) from None
             raise exc
         return counts
 
     def unreadable(self, exc: duckdb.Error) -> ParseError:
-        return _unreadable(self.path, exc)
+        return refusals.unreadable(self.path, exc)
 
     def check(self, written: Path | list[Path]) -> None:
         con, path = self.con, self.path
@@ -302,9 +196,9 @@ class Streamed:
             sampled = con.execute(
                 f"select sample_unix_s is not null from read_parquet({files}) "
                 "where source_line = ?", [bad_row]).fetchall()[0][0]
-            line = _line_text(path, bad_row)
-            code = _problem(line, sampled)
-            raise ParseError(path, bad_row, _EXPECTED[code], _found(code, line))
+            line = refusals.line_text(path, bad_row)
+            code = refusals.problem(line, sampled)
+            raise ParseError(path, bad_row, refusals.EXPECTED[code], refusals.found_text(code, line))
         if rows:
             return
         headers, last_header, samples = con.execute(

@@ -1,30 +1,6 @@
 """ping output: one row per file, from the statistics summary.
 
-Formats, from the tools' own format strings:
-
-- iputils (Linux), ping/ping_common.c ``finish()``: ``--- %s ping statistics ---``, then
-  ``%ld packets transmitted, %ld received`` with ``, +%ld duplicates``, ``, +%ld corrupted``,
-  ``, +%ld errors`` when non-zero, then ``, %g%% packet loss, time %ldms``, and when replies
-  came back ``rtt min/avg/max/mdev = %ld.%03ld/…/…/… ms`` followed by ``, pipe %d`` when more
-  than one probe was in flight;
-- busybox: ``N packets transmitted, M packets received, …`` and ``round-trip min/avg/max = a/b/c ms``;
-- macOS / BSD (sbin/ping/ping.c): ``round-trip min/avg/max/stddev = … ms``;
-- Windows ``ping.exe`` (English): CRLF lines, ``Pinging <host> [<ip>] with 32 bytes of data:``,
-  ``Packets: Sent = 4, Received = 3, Lost = 1 (25% loss),`` and ``Minimum = 1ms, Maximum = 2ms,
-  Average = 1ms``. Windows counts a "Destination host unreachable" reply (sent by a router, not
-  the target) as received; those replies are counted and taken out of ``packets_received``.
-
-The Unix summaries are parsed by ``jc.parse('ping', …)``, given only the header and the
-statistics lines: a long run's replies are streamed past, never held (a million-line file is
-read once, line by line). Windows output, which jc does not read, by the regular expressions
-above. Rows: ``destination``, ``packets_transmitted``, ``packets_received``, ``errors``
-(iputils ``+N errors``), ``unreachable_replies`` (Windows), ``packet_loss_fraction`` =
-(transmitted - received) / transmitted, unrounded, ``rtt_min_ms`` … ``rtt_max_ms``,
-``rtt_mdev_ms`` (iputils' mdev) and ``rtt_stddev_ms`` (BSD's stddev) — both the population
-standard deviation of the replies' times, named as the tool named them — and ``pipe``
-(iputils). When no reply came back every rtt is NULL: 100 % loss is data, not an error. An rtt
-line cut short (a file copied while ping ran) is refused by line, not read as smaller numbers.
-``source_line`` = the ``packets transmitted`` (Windows: ``Packets: Sent``) line.
+The format and its variants, tool version by tool version: raw_data/FORMATS.md, "ping".
 """
 from __future__ import annotations
 
