@@ -17,7 +17,7 @@ import duckdb
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from pipeline.publish import pages
+from pipeline.publish import markdown, pages
 from pipeline.ingest import reference
 from pipeline.warehouse.models import discover, discover_tests, run_model, run_test, topological
 
@@ -73,7 +73,7 @@ def build(ref_dir: Path = REF, fix_dir: Path = FIX) -> duckdb.DuckDBPyConnection
 
 
 def render(con) -> str:
-    env = pages.environment(TEMPLATES)
+    env = markdown.environment(TEMPLATES)
     env.loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), FileSystemLoader(str(FIX))])
     page = pages.Page(PAGE, "test", tuple(theory_marts()))
     return pages.render(con, page, env)

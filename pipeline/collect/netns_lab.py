@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.collect.readme import write_readme
 from pipeline.collect.campaign import Campaign, CollectError, commit
 
 REPO = Path(__file__).resolve().parents[2]
@@ -216,7 +217,7 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
                                   f"{lab.ns_b}); both ends: tc qdisc add root {setup}"),
                     "iperf3_server": f"ip netns exec {lab.ns_a} iperf3 -s -B {SERVER_ADDR} -p {PORT}",
                     "captured_by": "python -m pipeline.collect lab"}), [], quiet=True)
-        write_readme(Path(folder), lab, seconds, ping_count, netdev_hz)
+        write_readme(Path(folder), readme_text(Path(folder), lab, seconds, ping_count, netdev_hz))
     finally:
         for proc in samplers:
             proc.kill()
@@ -263,24 +264,14 @@ in each file's `context` in `manifest.yaml`.
 """
 
 
-def write_readme(folder: Path, lab: Lab, seconds: int, pings: int, hz: float) -> Path | None:
-    """The campaign's README.md (raw_data/README.md: every campaign has one), unless one is
-    there already (a hand-written one is kept)."""
-    path = folder / "README.md"
-    if path.exists():
-        print(f"kept {path} (already there)")
-        return None
-    text = README.format(
+def readme_text(folder: Path, lab: Lab, seconds: int, pings: int, hz: float) -> str:
+    """The campaign's README.md: the link as it was set up and the command that captured it."""
+    return README.format(
         name=folder.resolve().name, ns_a=lab.ns_a, ns_b=lab.ns_b, if_a=lab.if_a, if_b=lab.if_b,
         server=SERVER_ADDR, client=CLIENT_ADDR, plen=PREFIX_LEN, server_host=SERVER,
         client_host=CLIENT, qdisc=" ".join(lab.qdisc), link=lab.link,
         rate=lab.rate_mbit * 1_000_000, rate_mbit=lab.rate_mbit, folder=folder, seconds=seconds,
         pings=pings, hz=hz)
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-    print(f"wrote {path} (the campaign's README)")
-    return path
 
 
 def add_parser(sub) -> None:

@@ -13,7 +13,7 @@ import os
 
 from dagster import (AssetExecutionContext, MaterializeResult, MetadataValue, asset)
 
-from pipeline.publish import pages as pages_mod
+from pipeline.publish import markdown, pages as pages_mod
 from pipeline.warehouse.steps import Layout
 from pipeline.publish.charts import Chart, discover_charts
 from pipeline.util.faults import checkpoint
@@ -82,7 +82,7 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
 
 
 def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, status: dict) -> None:
-    env = pages_mod.environment(project.templates)
+    env = markdown.environment(project.templates)
     template = env.get_template("partials/withheld.md.j2")
     slug = page.slug(campaign)
     text = template.render(campaign=campaign, page=page, reasons=status["reasons"],
@@ -157,7 +157,7 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
         staged = staging_dir(warehouse.project, context.run.run_id)
         written, withheld = [], []
         lineage = Lineage(warehouse.project.sql)
-        env = pages_mod.environment(warehouse.project.templates)
+        env = markdown.environment(warehouse.project.templates)
         with warehouse.connect() as con:
             for campaign in run_campaigns(context):
                 status = _status(con, campaign)

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import functools
-import html
 import posixpath
 import re
 from dataclasses import dataclass
@@ -26,13 +24,13 @@ from urllib.parse import quote
 
 import duckdb
 import yaml
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 
 from pipeline.publish.figures import anchors as figure_anchors
 from pipeline.publish.figures.ledger import page_rows
-from pipeline.publish.figures.tracked import note, recording, track_rows
-from pipeline.publish.filters import FILTERS, NOT_MEASURED
+from pipeline.publish.figures.tracked import recording, track_rows
+from pipeline.publish.markdown import environment, escape_text
 
 _FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
 
@@ -134,76 +132,6 @@ def fetch_rows(con, table: str) -> list[dict]:
     cur = con.execute(f"select * from {name}")
     cols = [d[0] for d in cur.description]
     return [{c: _plain(v) for c, v in zip(cols, row)} for row in cur.fetchall()]
-
-
-_MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "[": "&#91;",
-               "]": "&#93;", "{": "&#123;", "}": "&#125;", "\\": "&#92;", "$": "&#36;"}
-
-
-def escape_text(value: str) -> str:
-    """Data text as inert Markdown: no HTML, no table breaks, no emphasis, one line."""
-    text = html.escape(value, quote=True)
-    text = "".join(_MD_SPECIAL.get(ch, ch) for ch in text)
-    # An underscore inside a word is literal in Python-Markdown; one at a word edge could
-    # open or close emphasis, so only those are escaped (keeps q8_0 readable in the source).
-    text = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "&#95;", text)
-    return re.sub(r"[\r\n]+", " ", text)
-
-
-def _finalize(value):
-    # a value printed as it is: data text escaped; a figure noted (pipeline/publish/figures/tracked.py)
-    if isinstance(value, Markup):
-        return value
-    if isinstance(value, str):
-        return Markup(note(value, escape_text(value)))
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Markup(note(value, str(value)))
-    return value
-
-
-def _safe(fn):
-    def wrapper(*args, **kwargs):
-        text = fn(*args, **kwargs)
-        return Markup(note(args[0], text, fn.__name__) if args else text)
-    wrapper.__name__ = fn.__name__
-    return wrapper
-
-
-def code_block(lines, indent: int = 0) -> Markup:
-    """A fenced code block of data text that no value can close or turn into markup.
-
-    The fence is one backtick longer than the longest run of backticks in the text (a fence
-    only closes on a line of at least as many), a value's own line breaks become lines of the
-    block at the same indent, and nothing inside a fence is read as HTML or Markdown.
-    """
-    text_lines = [part for line in lines for part in str(line).splitlines() or [""]]
-    longest = max((len(run) for line in text_lines for run in re.findall(r"`+", line)), default=0)
-    fence = "`" * max(3, longest + 1)
-    pad = " " * indent
-    body = [f"{pad}{fence}text"] + [f"{pad}{line}" for line in text_lines] + [f"{pad}{fence}"]
-    return Markup("\n".join(body))
-
-
-def environment(templates: Path) -> Environment:
-    """The Jinja environment of a templates folder, one per folder and process: its compiled
-    templates are kept, and a template file that changed on disk is compiled again (Jinja's
-    auto_reload compares the file's mtime)."""
-    return _environment(str(Path(templates).resolve()))
-
-
-@functools.lru_cache(maxsize=16)
-def _environment(templates: str) -> Environment:
-    # autoescape: every value printed from data goes through _finalize (Markdown + HTML
-    # escaping); macros and filters return Markup, so templates never mark anything as raw.
-    env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                      finalize=_finalize, autoescape=True)
-    env.filters.update({name: _safe(fn) for name, fn in FILTERS.items()})
-    # dash passes data text through: it must be escaped like any other data string
-    env.filters["dash"] = lambda v: Markup(note(v, escape_text(FILTERS["dash"](v))))
-    env.globals["code_block"] = code_block
-    env.globals["NOT_MEASURED"] = Markup(NOT_MEASURED)
-    return env
 
 
 MAX_LISTED_SOURCES = 12

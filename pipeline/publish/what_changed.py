@@ -189,7 +189,7 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
                 site: dict | None = None) -> str:
     """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp."""
     from markupsafe import Markup
-    from pipeline.publish import pages as pages_mod
+    from pipeline.publish import markdown, pages as pages_mod
 
     def url(target: str) -> Markup:
         from urllib.parse import quote
@@ -197,10 +197,10 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
 
     def link(page: str, anchor: str) -> Markup:
         target = f"{page}.md" + (f"#{anchor}" if anchor else "")
-        return Markup(f"[{pages_mod.escape_text(page)}]({url(target)})")
+        return Markup(f"[{markdown.escape_text(page)}]({url(target)})")
 
     def esc(text: str) -> Markup:
-        return Markup(pages_mod.escape_text(text))
+        return Markup(markdown.escape_text(text))
 
     sections = []
     for title, anchor, kinds, intro in SECTIONS:
@@ -209,7 +209,7 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
             sections.append({"title": title, "anchor": anchor, "intro": Markup(intro),
                              "headers": HEADERS[anchor], "entries": entries[:LISTED],
                              "more": max(0, len(entries) - LISTED)})
-    env = pages_mod.environment(templates)
+    env = markdown.environment(templates)
     text = env.get_template("ledger/what-changed.md.j2").render(
         comparison=outcome.comparison, sections=sections, url=url, site=site)
     text = text.rstrip("\n") + "\n"

@@ -21,7 +21,7 @@ from pipeline.warehouse import column_notes
 from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.ingest import reference
 from pipeline.ingest.scan import rejected_folders
-from pipeline.publish import pages as pages_mod
+from pipeline.publish import markdown, pages as pages_mod
 from pipeline.warehouse.lineage import Lineage, file_sha
 from pipeline.warehouse.schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q, reset_search_path,
                       set_search_path)
@@ -115,7 +115,7 @@ def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.D
     list, recorded by rendering the page (the text is discarded; the page asset writes it)."""
     import pandas as pd
     lineage = Lineage(project.sql)
-    env = pages_mod.environment(project.templates)
+    env = markdown.environment(project.templates)
     rows = []
     late = {m.name for m in layout.plan.after_catalog}
 

@@ -1,6 +1,6 @@
 """The README.md of a lab campaign (raw_data/README.md: every campaign has one): the setup,
-the hardware, the llama.cpp build and the command that captured it. A README already there (a
-hand-written one) is kept."""
+the hardware, the llama.cpp build and the command that captured it. collect/readme.py writes it
+(and keeps one already there)."""
 from __future__ import annotations
 
 import os
@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 from pipeline.collect.netns_lab import PREFIX_LEN, Lab
-from pipeline.collect.llama_lab.run import ENV_FILE, HEAD, HEAD_ADDR, RPC_PORT, WORKER, WORKER_ADDR
+from pipeline.collect.llama_lab.tools import source_version
+from pipeline.collect.llama_lab.setup import ENV_FILE, HEAD, HEAD_ADDR, RPC_PORT, WORKER, WORKER_ADDR
 
 README = """# {name} — *captured*
 
@@ -66,14 +67,11 @@ def llama_version(binaries: Path) -> str:
     return lines[0] if lines else "version unknown"
 
 
-def write_readme(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, prompt: int,
-                 decode: int, date: str) -> None:
-    from pipeline.collect.llama_lab.tools import source_version
-    path = folder / "README.md"
-    if path.exists():
-        return
+def readme_text(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, prompt: int,
+                decode: int, date: str) -> str:
+    """The campaign's README.md: the setup, the hardware, the llama.cpp build and the command."""
     rate = lab.rate_mbit
-    text = README.format(
+    return README.format(
         name=folder.resolve().name, head=HEAD, worker=WORKER, ns_a=lab.ns_a, ns_b=lab.ns_b,
         if_a=lab.if_a, if_b=lab.if_b, head_addr=HEAD_ADDR, worker_addr=WORKER_ADDR, plen=PREFIX_LEN,
         env_file=ENV_FILE, rpc_port=RPC_PORT,
@@ -83,6 +81,3 @@ def write_readme(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, 
         llama_version=llama_version(binaries), sdist=source_version(), prompt=prompt,
         decode=decode, folder=folder, prefix=lab.prefix, date=date,
         rate_arg="" if rate is None else f"--rate-mbit {rate} ")
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)

@@ -30,20 +30,15 @@ import sys
 import time
 from pathlib import Path
 
+from pipeline.collect.llama_lab.readme import readme_text
+from pipeline.collect.readme import write_readme
 from pipeline.collect.campaign import Campaign, CollectError, Output, commit
-from pipeline.collect.netns_lab import (CLIENT_ADDR, PREFIX_LEN, SERVER_ADDR, Lab, child_env, collector, down,
+from pipeline.collect.netns_lab import (PREFIX_LEN, Lab, child_env, collector, down,
                            missing_prerequisites, run_collector, stop_collectors, up, wait_listen,
                            wait_ready)
 
-HEAD, WORKER = "lab-head", "lab-worker"
-HEAD_ADDR, WORKER_ADDR = SERVER_ADDR, CLIENT_ADDR
-RPC_PORT, HTTP_PORT, IPERF_PORT = 50052, 8080, 5201
-SERIES = "llama-rpc-lab"
-ENV_FILE = "env/lab-head-llama-server.env"
-IDLE_LEAD_S = 3.0           # quiet seconds in the captures before the first request
-# 200 Hz: a window is counted in whole sampling intervals, so an interval cut by the window's
-# end loses at most 5 ms of its traffic (a KV copy of a few MB lasts 0.1-1 s on these rates)
-NETDEV_HZ = 200.0
+from pipeline.collect.llama_lab.setup import (ENV_FILE, HEAD, HEAD_ADDR, HTTP_PORT, IDLE_LEAD_S, IPERF_PORT,
+                                              NETDEV_HZ, RPC_PORT, SERIES, WORKER, WORKER_ADDR)
 
 
 def settings(model: Path, ngl: int, ubatch: int, batch: int, ctx: int) -> dict[str, str]:
@@ -200,9 +195,9 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
                           "seed": seed},
             "captured_by": "python -m pipeline.collect llama-lab"}), [], quiet=True)
-        from pipeline.collect.llama_lab.readme import write_readme
-        write_readme(folder, lab, binaries, model, ngl, prompt_tokens, decode_tokens,
-                     date or time.strftime("%Y-%m-%d", time.gmtime()))
+        write_readme(folder, readme_text(folder, lab, binaries, model, ngl, prompt_tokens,
+                                         decode_tokens,
+                                         date or time.strftime("%Y-%m-%d", time.gmtime())))
         return report
     finally:
         for proc in [p for p in (server, rpc, iperf) if p is not None] + samplers:
