@@ -12,6 +12,12 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
+# The campaign areas under raw_data/ and the kind of campaign each holds (a manifest's
+# ``kind:``, a per-campaign page's ``per_campaign:``).
+KIND_OF_AREA = {"deployments": "deployment", "p2p": "p2p"}
+AREA_OF_KIND = {kind: area for area, kind in KIND_OF_AREA.items()}
+CAMPAIGN_AREAS = tuple(KIND_OF_AREA)
+
 
 @dataclass(frozen=True)
 class Project:

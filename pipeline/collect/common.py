@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from pipeline.collect.campaign import Campaign, CollectError, check
+from pipeline.project import KIND_OF_AREA
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -44,7 +45,7 @@ def add_campaign_args(p: argparse.ArgumentParser, peer: bool = False) -> None:
 
 def campaign_from(args: argparse.Namespace) -> Campaign:
     folder = args.campaign_dir
-    kind = args.kind or {"deployments": "deployment", "p2p": "p2p"}.get(folder.resolve().parent.name)
+    kind = args.kind or KIND_OF_AREA.get(folder.resolve().parent.name)
     if args.date is not None:
         try:
             dt.date.fromisoformat(args.date)

@@ -10,7 +10,7 @@ from pipeline.warehouse.steps import (Layout, build_campaigns, build_reference_m
                           join_campaigns, load_references, run_tests, scan, statuses)
 from pipeline.warehouse.catalog import write_catalog
 from pipeline.warehouse.campaign import raw_tables
-from pipeline.publish.pages import discover_pages
+from pipeline.warehouse import page_sources
 from pipeline.warehouse.schemas import q, replace_view
 
 
@@ -42,8 +42,9 @@ def raw_views(con, layout: Layout, campaigns: list[str]) -> None:
         con.unregister("_registry")
 
 
-def build_warehouse(con, layout: Layout) -> dict:
-    """Every table the site reads, built in ``con``; returns each campaign's outcome."""
+def build_before_pages(con, layout: Layout) -> dict:
+    """Every table a page reads except those built from what the pages showed; returns each
+    campaign's outcome."""
     names = ingest_tree(layout)
     load_references(con, layout)
     build_reference_models(con, layout)
@@ -52,6 +53,21 @@ def build_warehouse(con, layout: Layout) -> dict:
     join_campaigns(con, layout)
     build_shared(con, layout, layout.plan.shared)
     results = run_tests(con, layout, "shared")
-    write_catalog(con, layout, discover_pages(layout.project.templates), results, statuses(con))
+    write_catalog(con, layout, results, statuses(con))
     build_shared(con, layout, layout.plan.after_catalog)
+    return outcomes
+
+
+def build_after_pages(con, layout: Layout) -> None:
+    """The models that read ``meta_page_sources``, from the rows the page renders recorded
+    (none when no page was rendered: Data sources then lists no page using a file)."""
+    page_sources.ensure_table(con)
+    build_shared(con, layout, layout.plan.after_pages)
+
+
+def build_warehouse(con, layout: Layout) -> dict:
+    """Every table the site reads, built in ``con`` without rendering a page; returns each
+    campaign's outcome."""
+    outcomes = build_before_pages(con, layout)
+    build_after_pages(con, layout)
     return outcomes

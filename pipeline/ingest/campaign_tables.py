@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 
 from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS, RawStore, write_parquet
-from pipeline.ingest.manifest import KINDS
+from pipeline.project import KIND_OF_AREA
 from pipeline.ingest.scan import Scan
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
@@ -24,7 +24,7 @@ def _json(value) -> str:
 def campaign_frame(scan: Scan) -> pd.DataFrame:
     import pandas as pd
     c = scan.campaign
-    row = {"campaign": scan.name, "area": scan.area, "kind": KINDS[scan.area],
+    row = {"campaign": scan.name, "area": scan.area, "kind": KIND_OF_AREA[scan.area],
            "title": c.title if c else None, "date": c.date if c else None,
            "provenance": c.provenance if c else None,
            "hosts": _json(c.hosts if c else {}), "links": _json(c.links if c else {}),

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-KINDS = {"deployments": "deployment", "p2p": "p2p"}
+from pipeline.project import KIND_OF_AREA
+
 PROVENANCE = ("reconstructed", "captured")
 ROLES = ("head", "worker", "sender", "receiver")
 CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -204,8 +205,8 @@ def validate(doc, folder: str, area: str, manifest_file: str) -> Campaign:
         problems.append(f"campaign: expected the folder's name {folder!r} (each campaign folder is "
                         f"one campaign), found {name!r}")
     kind = doc.get("kind")
-    if kind != KINDS[area]:
-        problems.append(f"kind: expected {KINDS[area]!r} for a campaign under {area}/, found {kind!r}")
+    if kind != KIND_OF_AREA[area]:
+        problems.append(f"kind: expected {KIND_OF_AREA[area]!r} for a campaign under {area}/, found {kind!r}")
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
         problems.append(f"title: expected text, found {_type(title)}")

@@ -23,7 +23,8 @@ from pathlib import Path
 from pipeline.util.hashing import sha256_of
 from pipeline.ingest.digest import folder_digest
 from pipeline.ingest import safe_yaml
-from pipeline.ingest.manifest import KINDS, Campaign, ManifestError, valid_campaign_name, validate
+from pipeline.ingest.manifest import Campaign, ManifestError, valid_campaign_name, validate
+from pipeline.project import CAMPAIGN_AREAS
 
 NOT_DATA = {"README.md", "manifest.yaml"}
 
@@ -75,7 +76,7 @@ def _regular(path: Path) -> bool:
 def campaign_folders(raw_data: Path) -> list[tuple[str, str, Path]]:
     """(area, name, folder) of every folder that can be a campaign, in a stable order."""
     found = []
-    for area in KINDS:
+    for area in CAMPAIGN_AREAS:
         base = raw_data / area
         if not base.is_dir() or base.is_symlink():
             continue
@@ -88,7 +89,7 @@ def campaign_folders(raw_data: Path) -> list[tuple[str, str, Path]]:
 def rejected_folders(raw_data: Path) -> list[FileEntry]:
     """Entries under an area that cannot be campaigns (symlinks, bad names, stray files)."""
     out = []
-    for area in KINDS:
+    for area in CAMPAIGN_AREAS:
         base = raw_data / area
         if not base.is_dir() or base.is_symlink():
             continue

@@ -18,7 +18,10 @@ from pipeline.publish import pages as pages_mod
 from pipeline.warehouse.schemas import TEMPLATE
 from pipeline.warehouse.steps import (META_TABLES, Layout, build_campaigns, build_reference_models,
                            build_shared, join_campaigns, run_tests, statuses)
+from pipeline.warehouse import page_sources
 from pipeline.warehouse.catalog import write_catalog
+from pipeline.warehouse.scopes import PAGE_SOURCES
+from pipeline.publish.charts import discover_charts
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.raw_assets import OWNERS
 from pipeline.orchestration.resources import Warehouse
@@ -28,7 +31,8 @@ META_DESCRIPTIONS = {
     "meta_columns": "The columns and types of every model built before the catalog.",
     "meta_check_results": "Every sql/tests check's outcome, per campaign for campaign checks.",
     "meta_declared_files": "Declared-parameter CSVs and campaign manifests with size, sha256 and rows.",
-    "meta_page_sources": "For every page, the raw files behind each table it shows.",
+    "meta_page_sources": "For every page, the raw files behind each table it shows, recorded by "
+                         "the render that publishes it.",
     "meta_campaign_status": "Every campaign: published, or withheld with the reasons.",
     "meta_build_inputs": "The content digest of each campaign folder and of raw_data/reference/ "
                          "this build covered; the raw_data sensor compares the tree with it.",
@@ -155,15 +159,16 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
 
     # ---- comparison and inventory models, the catalog
     shared = [*plan.shared, *plan.after_catalog]
-    shared_names = {m.name for m in shared} | set(META_TABLES)
+    catalog_tables = [t for t in META_TABLES if t != PAGE_SOURCES]
+    shared_names = {m.name for m in shared} | set(catalog_tables)
     shared_checks = _check_specs([*plan.tests.get("shared", []), *plan.tests.get("after_catalog", [])],
                                  list(shared_names), order)
-    meta_deps = sorted(m.name for m in layout.models if m not in plan.after_catalog)
+    late = {m.name for m in [*plan.after_catalog, *plan.after_pages]}
+    meta_deps = sorted(m.name for m in layout.models if m.name not in late)
     specs = [_spec(m, all_tables, shared_names, m.layer) for m in plan.shared]
     specs += [AssetSpec(t, group_name="catalog", kinds={"duckdb", "python"}, deps=meta_deps,
-                        owners=OWNERS, description=META_DESCRIPTIONS[t]) for t in META_TABLES]
+                        owners=OWNERS, description=META_DESCRIPTIONS[t]) for t in catalog_tables]
     specs += [_spec(m, all_tables, shared_names, m.layer) for m in plan.after_catalog]
-    all_pages = pages_mod.discover_pages(layout.project.templates)
 
     @multi_asset(name="shared_models", specs=specs, check_specs=shared_checks)
     def _shared(context: AssetExecutionContext, warehouse: Warehouse):
@@ -172,14 +177,14 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
             published = join_campaigns(con, lay)
             rows = build_shared(con, lay, plan.shared)
             results = run_tests(con, lay, "shared")
-            stats = write_catalog(con, lay, all_pages, results, statuses(con))
+            stats = write_catalog(con, lay, results, statuses(con))
             rows.update(build_shared(con, lay, plan.after_catalog))
             results += run_tests(con, lay, "after_catalog")
             schemas = _column_schemas(con, lay, shared_names)
         for m in plan.shared:
             yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
                                                                 **schemas.get(m.name, {})})
-        for t in META_TABLES:
+        for t in catalog_tables:
             yield MaterializeResult(asset_key=t, metadata={**stats, "published": len(published)})
         for m in plan.after_catalog:
             yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
@@ -189,4 +194,43 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
                                 [r for r in results if r["check_name"] == spec.name])
 
     assets.append(_shared)
+    assets.append(_after_pages_asset(layout, all_tables, order, tests))
     return assets, all_tables
+
+
+def _after_pages_asset(layout: Layout, all_tables: dict[str, list[str]], order, tests):
+    """``meta_page_sources`` as the page renders recorded it, and the models that read it
+    (Data sources' "used by"), after every page that does not read them."""
+    plan = layout.plan
+    pages = pages_mod.discover_pages(layout.project.templates)
+    charts = discover_charts()
+    late = {m.name for m in plan.after_pages}
+    def reads(p):
+        return {*p.marts, *(m for c in charts if c.page == p.name for m in c.marts)}
+    recorders = [p for p in pages if not reads(p) & late]
+    names = {m.name for m in plan.after_pages} | {PAGE_SOURCES}
+    checks = _check_specs(plan.tests.get("after_pages", []), list(names), order)
+    specs = [AssetSpec(PAGE_SOURCES, group_name="catalog", kinds={"duckdb", "python"},
+                       deps=sorted(p.asset_name for p in recorders), owners=OWNERS,
+                       description=META_DESCRIPTIONS[PAGE_SOURCES])]
+    specs += [_spec(m, all_tables, names, m.layer) for m in plan.after_pages]
+
+    @multi_asset(name="page_sourced_models", specs=specs, check_specs=checks)
+    def _after_pages(context: AssetExecutionContext, warehouse: Warehouse):
+        lay = warehouse.layout
+        with warehouse.connect() as con:
+            published = [(c, s["area"]) for c, s in statuses(con).items()
+                         if s["status"] == "published"]
+            kept = page_sources.prune(con, pages_mod.page_slugs(recorders, published))
+            rows = build_shared(con, lay, plan.after_pages)
+            results = run_tests(con, lay, "after_pages")
+            schemas = _column_schemas(con, lay, names)
+        yield MaterializeResult(asset_key=PAGE_SOURCES, metadata={"rows": kept})
+        for m in plan.after_pages:
+            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                                **schemas.get(m.name, {})})
+        for spec in checks:
+            yield _check_result(spec, tests[spec.name],
+                                [r for r in results if r["check_name"] == spec.name])
+
+    return _after_pages

@@ -10,13 +10,12 @@ from pipeline.publish.docs_swap import staging_dir
 from pipeline.publish.figures import baseline as baseline_mod
 from pipeline.publish.figures import regressions
 from pipeline.publish.figures.diff import figures_changed
-from pipeline.publish.what_changed import PAGE, patch_home, render_page, stage, summary_line
-from pipeline.warehouse.schemas import objects
+from pipeline.publish.what_changed import (PAGE, class_ranks, mart_rows, patch_home, render_page,
+                                           stage, summary_line)
 from pipeline.orchestration.raw_assets import OWNERS
 from pipeline.orchestration.resources import Warehouse
 
 ASSET = "what_changed"
-AREA_OF_KIND = pages_mod.KINDS
 
 
 class WhatChangedConfig(Config):
@@ -25,28 +24,6 @@ class WhatChangedConfig(Config):
         description="What this build is compared with: 'head' (the ledger committed at git "
                     "HEAD), 'published' (the ledger in INTERCONNECT_PUBLISH_DIR, else in docs/), "
                     "'auto' (head in a git checkout, else published) or 'none'.")
-
-
-def _rows(con, table: str) -> list[dict]:
-    if table not in objects(con, "main"):
-        return []
-    return pages_mod.fetch_rows(con, table)
-
-
-def class_ranks(con) -> dict[str, int]:
-    """Every way a feasibility class is shown (code, label, symbol) and its order."""
-    ranks = {}
-    for r in _rows(con, "dim_feasibility_thresholds"):
-        for col in ("feasibility_class", "label", "symbol"):
-            if r.get(col) is not None:
-                ranks[str(r[col])] = int(r["sort_order"])
-    return ranks
-
-
-def expected_pages(pages: list[pages_mod.Page], campaigns: list[tuple[str, str]]) -> set[str]:
-    shared = {p.slug() for p in pages if p.per_campaign is None}
-    return shared | {p.slug(c) for p in pages if p.per_campaign
-                     for c, area in campaigns if area == AREA_OF_KIND[p.per_campaign]}
 
 
 def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: list[str]):
@@ -75,10 +52,10 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
             campaigns = con.execute("select campaign, area, status from "
                                     "main.meta_campaign_status order by campaign").fetchall()
             ranks = class_ranks(con)
-            site = next(iter(_rows(con, "fct_site_summary")), None)
-            rules = regressions.rules_from_rows(_rows(con, "ref_regression_thresholds"))
+            site = next(iter(mart_rows(con, "fct_site_summary")), None)
+            rules = regressions.rules_from_rows(mart_rows(con, "ref_regression_thresholds"))
         base = baseline_mod.load(project.docs, project.root, config.baseline)
-        outcome, _, _ = stage(staged, project.docs, expected_pages(pages, [(c, a) for c, a, _ in campaigns]),
+        outcome, _, _ = stage(staged, project.docs, pages_mod.page_slugs(pages, [(c, a) for c, a, _ in campaigns]),
                               [(c, s) for c, _, s in campaigns], base)
         (staged / f"{PAGE}.md").write_text(
             render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),

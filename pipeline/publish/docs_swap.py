@@ -13,9 +13,9 @@ import json
 import shutil
 from pathlib import Path
 
+from pipeline.project import CAMPAIGN_AREAS
 from pipeline.util.atomic import write_if_changed
 
-CAMPAIGN_AREAS = ("deployments", "p2p")
 
 
 def staging_dir(project, run_id: str) -> Path:

@@ -27,6 +27,7 @@ import yaml
 from jinja2 import Environment
 from markupsafe import Markup
 
+from pipeline.project import AREA_OF_KIND
 from pipeline.publish.figures import anchors as figure_anchors
 from pipeline.publish.figures.ledger import page_rows
 from pipeline.publish.figures.tracked import recording, track_rows
@@ -39,7 +40,6 @@ class PageError(Exception):
     pass
 
 
-KINDS = {"deployment": "deployments", "p2p": "p2p"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Page:
             return self.name
         if campaign is None:
             raise PageError(f"{self.template}: a per-campaign page needs a campaign")
-        pattern = self.path or f"{KINDS[self.per_campaign]}/{{campaign}}"
+        pattern = self.path or f"{AREA_OF_KIND[self.per_campaign]}/{{campaign}}"
         return pattern.format(campaign=campaign)
 
     @property
@@ -95,13 +95,24 @@ def discover_pages(templates: Path) -> list[Page]:
     for path in sorted(templates.glob("*.md.j2")):
         meta = front_matter(path)
         kind = meta.get("per_campaign")
-        if kind is not None and kind not in KINDS:
-            raise PageError(f"{path}: per_campaign must be one of {', '.join(KINDS)}, found {kind!r}")
+        if kind is not None and kind not in AREA_OF_KIND:
+            raise PageError(f"{path}: per_campaign must be one of {', '.join(AREA_OF_KIND)}, found {kind!r}")
         pages.append(Page(path, str(meta.get("title", path.name)),
                           tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path"),
                           str(meta.get("purpose") or "").strip(),
                           bool(meta.get("figures", True))))
     return pages
+
+
+def campaign_slugs(pages: list[Page], campaigns: list[tuple[str, str]]) -> set[str]:
+    """The slug of every per-campaign page of each (campaign, area) in ``campaigns``."""
+    return {p.slug(c) for p in pages if p.per_campaign
+            for c, area in campaigns if area == AREA_OF_KIND[p.per_campaign]}
+
+
+def page_slugs(pages: list[Page], campaigns: list[tuple[str, str]]) -> set[str]:
+    """Every page of the site: the shared ones and each campaign's."""
+    return {p.slug() for p in pages if p.per_campaign is None} | campaign_slugs(pages, campaigns)
 
 
 def appendix_of(docs: Path) -> str:

@@ -3,7 +3,8 @@ dictionary's links (a shared page with its CSV; a per-campaign page by its kind,
 campaign's page ships its own CSV)."""
 from __future__ import annotations
 
-from pipeline.publish.pages import KINDS, Page, csv_path
+from pipeline.project import AREA_OF_KIND
+from pipeline.publish.pages import Page, csv_path
 
 
 def published_in(pages: list[Page]) -> dict[str, list[dict]]:
@@ -17,6 +18,6 @@ def published_in(pages: list[Page]) -> dict[str, list[dict]]:
                          "csv": csv_path(page.slug(), mart)}
             else:
                 entry = {"title": page.title, "page": None, "csv": None,
-                         "area": KINDS[page.per_campaign]}
+                         "area": AREA_OF_KIND[page.per_campaign]}
             out.setdefault(mart, []).append(entry)
     return out

@@ -38,6 +38,25 @@ class Outcome:
     carried: bool
 
 
+def mart_rows(con, table: str) -> list[dict]:
+    """The rows of a table of main, none when it is not built."""
+    from pipeline.warehouse.schemas import objects
+    if table not in objects(con, "main"):
+        return []
+    from pipeline.publish.pages import fetch_rows
+    return fetch_rows(con, table)
+
+
+def class_ranks(con) -> dict[str, int]:
+    """Every way a feasibility class is shown (code, label, symbol) and its order."""
+    ranks = {}
+    for r in mart_rows(con, "dim_feasibility_thresholds"):
+        for col in ("feasibility_class", "label", "symbol"):
+            if r.get(col) is not None:
+                ranks[str(r[col])] = int(r["sort_order"])
+    return ranks
+
+
 def _count(changes: list[dict], kind: str) -> int:
     return sum(1 for c in changes if c["kind"] == kind)
 

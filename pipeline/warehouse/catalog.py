@@ -8,7 +8,6 @@
 - ``meta_campaign_status``: every campaign, published or withheld, with the reasons;
 - ``meta_declared_files``: each declared-parameter CSV and campaign manifest with size, sha256
   and rows;
-- ``meta_page_sources``: for every page, the raw files behind each table it shows;
 - ``meta_rejected_paths``: what under an area folder cannot be a campaign (never read);
 - ``meta_build_inputs``: the content digest of every campaign folder (as its last scan saw it)
   and of ``raw_data/reference/`` that this build covered: the raw_data sensor's memory.
@@ -21,10 +20,8 @@ from pipeline.warehouse import column_notes
 from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.ingest import reference
 from pipeline.ingest.scan import rejected_folders
-from pipeline.publish import markdown, pages as pages_mod
-from pipeline.warehouse.lineage import Lineage, file_sha
-from pipeline.warehouse.schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q, reset_search_path,
-                      set_search_path)
+from pipeline.warehouse.lineage import file_sha
+from pipeline.warehouse.schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q)
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -58,7 +55,7 @@ def write_models(con, layout) -> None:
     built = {m.name: ("main" if layout.plan.group(m.name) != "campaign" else TEMPLATE)
              for m in layout.models if layout.plan.group(m.name) in ("reference", "campaign",
                                                                       "comparison", "inventory")
-             and m not in layout.plan.after_catalog}
+             and m not in layout.plan.after_catalog and m not in layout.plan.after_pages}
     parts = []
     for name, schema in sorted(built.items()):
         parts.append(con.execute(
@@ -110,41 +107,6 @@ def write_declared_files(con, project) -> None:
                    "size_bytes": "BIGINT", "sha256": "VARCHAR", "rows_ingested": "BIGINT"})
 
 
-def page_sources(con, project, layout, pages, statuses: dict[str, dict]) -> pd.DataFrame:
-    """Rows (page, page_title, mart, source_file, sha256, kind): the files each page's notes
-    list, recorded by rendering the page (the text is discarded; the page asset writes it)."""
-    import pandas as pd
-    lineage = Lineage(project.sql)
-    env = markdown.environment(project.templates)
-    rows = []
-    late = {m.name for m in layout.plan.after_catalog}
-
-    def render(page, campaign, title):
-        def record(mart, found):
-            rows.extend((page.slug(campaign), title, mart, s.source_file, s.sha256, s.kind)
-                        for s in found)
-        pages_mod.render(con, page, env, lineage=lineage, raw_data=project.raw_data,
-                         campaign=campaign, on_sources=record)
-
-    for page in pages:
-        if set(page.marts) & late:
-            continue        # the site's own inventory pages list no raw files of their own
-        if page.per_campaign is None:
-            render(page, None, page.title)
-            continue
-        area = {"deployment": "deployments", "p2p": "p2p"}[page.per_campaign]
-        for campaign, status in sorted(statuses.items()):
-            if status["status"] != "published" or status["area"] != area:
-                continue
-            set_search_path(con, campaign_schema(campaign))
-            try:
-                render(page, campaign, f"{page.title}: {campaign}")
-            finally:
-                reset_search_path(con)
-    frame = pd.DataFrame(rows, columns=["page", "page_title", "mart", "source_file", "sha256", "kind"])
-    return frame.drop_duplicates().sort_values(["page", "mart", "source_file"])
-
-
 def write_rejected(con, project) -> None:
     rows = [{"source_file": f.source_file, "status": f.status, "reason": f.reason}
             for f in rejected_folders(project.raw_data)]
@@ -166,16 +128,12 @@ def write_build_inputs(con, project) -> None:
     _insert_rows(con, "meta_build_inputs", rows, BUILD_INPUT_COLUMNS)
 
 
-def write_catalog(con, layout, pages, shared_results: list[dict], statuses) -> dict:
+def write_catalog(con, layout, shared_results: list[dict], statuses) -> dict:
     project = layout.project
     write_models(con, layout)
     write_rejected(con, project)
     write_checks_and_status(con, shared_results)
     write_declared_files(con, project)
     write_build_inputs(con, project)
-    frame = page_sources(con, project, layout, pages, statuses)
-    _insert_frame(con, "meta_page_sources", frame,
-                  {c: "VARCHAR" for c in ["page", "page_title", "mart", "source_file", "sha256", "kind"]})
-    return {"models": len(layout.models), "page_source_rows": len(frame),
-            "campaigns": len(statuses)}
+    return {"models": len(layout.models), "campaigns": len(statuses)}
 

@@ -11,7 +11,9 @@ Every model falls in one group, read from its upstreams (and its ``-- scope:`` l
 - **comparison** (``-- scope: comparison``): reads every *published* campaign side by side
   (Home's link list, the theory tables with each deployment as a row);
 - **inventory** (``-- scope: inventory``): reads every campaign, withheld ones included (Data
-  sources, Data quality, the dictionary) and the catalog's ``meta_*`` tables.
+  sources, Data quality, the dictionary) and the catalog's ``meta_*`` tables. One that reads
+  ``meta_page_sources`` (what the pages showed, recorded as they rendered) is built after the
+  pages that do not read it (``after_pages``).
 
 Reading across campaigns is never implicit: a model that reads a comparison or inventory
 model must declare its own scope, and a campaign model may not read one. Violations fail at
@@ -25,6 +27,8 @@ from pipeline.warehouse.models import Model, ModelError, topological
 
 CAMPAIGN_MANIFEST_TABLES = ("raw_campaigns", "raw_files", "ingest_registry")
 SHARED = ("comparison", "inventory")
+# Written by the page renders (warehouse/page_sources.py), not by the catalog.
+PAGE_SOURCES = "meta_page_sources"
 
 
 @dataclass
@@ -34,6 +38,7 @@ class Plan:
     campaign: list[Model] = field(default_factory=list)
     shared: list[Model] = field(default_factory=list)        # before the catalog
     after_catalog: list[Model] = field(default_factory=list)  # read meta_* tables
+    after_pages: list[Model] = field(default_factory=list)    # read meta_page_sources
     tests: dict[str, list[Model]] = field(default_factory=dict)
 
     def group(self, name: str) -> str:
@@ -79,6 +84,9 @@ def plan(models: list[Model], tests: list[Model], campaign_raw: set[str],
             out.reference.append(model)
         elif group == "campaign":
             out.campaign.append(model)
+        elif PAGE_SOURCES in model.upstreams or any(m.name in model.upstreams
+                                                     for m in out.after_pages):
+            out.after_pages.append(model)
         elif set(model.upstreams) & meta or any(m.name in model.upstreams
                                                  for m in out.after_catalog):
             out.after_catalog.append(model)
@@ -86,7 +94,9 @@ def plan(models: list[Model], tests: list[Model], campaign_raw: set[str],
             out.shared.append(model)
     for test in tests:
         ups = set(test.upstreams)
-        if ups & meta or any(scope.get(u) == "inventory" for u in ups):
+        if PAGE_SOURCES in ups or any(m.name in ups for m in out.after_pages):
+            group = "after_pages"
+        elif ups & meta or any(scope.get(u) == "inventory" for u in ups):
             group = "after_catalog"
         elif any(scope.get(u) == "comparison" for u in ups):
             group = "shared"

@@ -175,7 +175,8 @@ def run_tests(con, layout: Layout, group: str) -> list[dict]:
     """The checks of a shared group, run in main (inventory ones also see every campaign)."""
     results = []
     for test in layout.plan.tests.get(group, []):
-        set_search_path(con, *((EVERY, "main") if group == "after_catalog" else ("main",)))
+        set_search_path(con, *((EVERY, "main") if group in ("after_catalog", "after_pages")
+                               else ("main",)))
         try:
             rows = models_mod.run_test(con, test)
             first = repr(rows[:3])

@@ -27,7 +27,7 @@ files as (
         source_file as subject,
         status,
         reason as detail
-    from fct_data_sources
+    from int_inventory__data_files
     where status not in ('ok', 'listed')
 ),
 checks as (

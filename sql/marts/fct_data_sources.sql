@@ -3,37 +3,9 @@
 -- scope: inventory
 -- Every file the site is built from, with its content hash, what became of it and which pages
 -- show figures derived from it.
-with measured as (
-    select
-        f.source_file,
-        f.campaign,
-        coalesce(f.format, '(none)') as kind,
-        f.size_bytes,
-        f.sha256,
-        coalesce(r.status, f.manifest_status) as status,
-        coalesce(r.reason, f.reason) as reason,
-        r.rows_ingested
-    from raw_files as f
-    left join ingest_registry as r on r.source_file = f.source_file
-),
-declared as (
-    select
-        d.source_file,
-        c.campaign,
-        d.kind,
-        d.size_bytes,
-        d.sha256,
-        'ok' as status,
-        null as reason,
-        d.rows_ingested
-    from meta_declared_files as d
-    left join raw_campaigns as c on c.manifest_file = d.source_file
-),
-rejected as (
-    -- entries that cannot be campaigns (a symlinked folder, a bad name): named, never read
-    select source_file, null as campaign, '(none)' as kind, null::bigint as size_bytes,
-           null as sha256, status, reason, null::bigint as rows_ingested
-    from meta_rejected_paths
+with files as (
+    -- the pages' sources (meta_page_sources) are recorded by the renders that publish them
+    select * from int_inventory__data_files
 ),
 used as (
     select source_file, string_agg(distinct page_title, ', ' order by page_title) as used_by
@@ -43,11 +15,8 @@ used as (
 final as (
     select
         files.*,
-        coalesce(files.campaign, case when files.kind = '(none)' then 'not a campaign'
-                                      else 'declared parameters' end) as group_label,
         coalesce(used.used_by, '') as used_by
-    from (select * from measured union all select * from declared
-          union all select * from rejected) as files
+    from files
     left join used on used.source_file = files.source_file
 )
 select * from final

@@ -10,7 +10,7 @@ with campaigns as (
     select * from raw_campaigns
 ),
 files as (
-    select * from fct_data_sources
+    select * from int_inventory__data_files
 ),
 final as (
     select
