@@ -40,7 +40,7 @@ tools: install
 	 else echo "not root: not installing lab tools; tests that need them will say so"; fi
 	sh scripts/install_browser.sh $(BIN)/python
 
-# llama.cpp's llama-server and ggml-rpc-server for the real RPC lab (tests/test_llama_lab.py),
+# llama.cpp's llama-server and ggml-rpc-server for the real RPC lab (tests/collect/test_llama_lab.py),
 # built once into a cache outside the repository (scripts/build_llama_cpp.sh; about 17
 # CPU-minutes the first time, nothing after). Before the tests, not beside them, so the build
 # does not load the machine while timed tests run. Without cmake or a compiler this says why

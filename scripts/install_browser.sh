@@ -1,5 +1,5 @@
 #!/bin/sh
-# Install what tests/test_browser.py drives: Debian's `chromium` (apt) and the `playwright`
+# Install what tests/publish/test_browser.py drives: Debian's `chromium` (apt) and the `playwright`
 # Python package (pip, into the project's venv). No browser is ever downloaded by Playwright:
 # the test launches /usr/bin/chromium with executable_path.
 #

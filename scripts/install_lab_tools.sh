@@ -2,7 +2,7 @@
 # Install the tools the collectors and the namespace lab test drive (issue 7):
 # iperf3, iproute2 (ip, tc, ss), ethtool, ping, and cmake + g++ for the llama.cpp lab's one-time
 # build (scripts/build_llama_cpp.sh), and redis-server, the broker of the Celery scale-out test
-# (tests/test_scale_out.py starts and stops its own on a loopback port). Idempotent: does nothing when every
+# (tests/orchestration/test_scale_out.py starts and stops its own on a loopback port). Idempotent: does nothing when every
 # tool is already on PATH, so Makefile/CI can call it on every run.
 # Needs root (or sudo) and a Debian/Ubuntu apt; elsewhere it says what is missing.
 set -eu

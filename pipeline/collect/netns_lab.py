@@ -27,8 +27,9 @@ from pathlib import Path
 
 from pipeline.collect.readme import write_readme
 from pipeline.collect.campaign import Campaign, CollectError, commit
+from pipeline.project import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = REPO_ROOT
 SERVER_ADDR, CLIENT_ADDR, PREFIX_LEN = "10.203.0.1", "10.203.0.2", 30
 SERVER, CLIENT = "lab-server", "lab-client"
 PORT = 5201

@@ -24,9 +24,10 @@ from pipeline.util.atomic import atomic_write
 from pipeline.publish.figures.baseline import LEDGER
 from pipeline.util.hashing import sha256_of
 from pipeline.ingest.digest import folder_digest
-from pipeline.project import Project
+from pipeline.project import REPO_ROOT, Project
 
-CODE = Path(__file__).resolve().parent
+# every module of the pipeline package, whichever layer it is in
+CODE = REPO_ROOT / "pipeline"
 LIBRARIES = ("dagster", "duckdb", "jinja2", "mkdocs", "mkdocs-material", "markdown", "jc", "gguf")
 SETTINGS = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_TIMEZONE",
             "SITE_URL")  # SITE_URL: mkdocs.yml site_url (the sitemap and canonical links)

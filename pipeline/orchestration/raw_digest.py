@@ -1,5 +1,5 @@
 """What the raw layer holds, in a form two runs can be compared by (pipeline/orchestration/scale_out.py, the
-bench's parallel target, tests/test_scale_out.py)."""
+bench's parallel target, tests/orchestration/test_scale_out.py)."""
 from __future__ import annotations
 
 from pipeline.util import scratch

@@ -42,7 +42,7 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
                        "thresholds (a link's RTT up, its throughput down, a feasibility class "
                        "worse) with warning severity.",
            metadata={"writes": MetadataValue.path("docs/what-changed.md"),
-                     "template": MetadataValue.path("templates/ledger/what-changed.md.j2")})
+                     "template": MetadataValue.path(f"templates/{PAGE}.md.j2")})
     def _what_changed(context: AssetExecutionContext, config: WhatChangedConfig,
                       warehouse: Warehouse) -> MaterializeResult:
         project = warehouse.project

@@ -32,6 +32,7 @@ from pipeline.publish.figures import anchors as figure_anchors
 from pipeline.publish.figures.ledger import page_rows
 from pipeline.publish.figures.tracked import recording, track_rows
 from pipeline.publish.markdown import environment, escape_text
+from pipeline.publish.partials import partial_marts
 
 _FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
 
@@ -90,15 +91,27 @@ def front_matter(path: Path) -> dict:
     return meta
 
 
-def discover_pages(templates: Path) -> list[Page]:
+RENDERED_BY = ("marts", "ledger")
+
+
+def discover_pages(templates: Path, rendered_by: str = "marts") -> list[Page]:
+    """Every page template (``templates/*.md.j2``) rendered from marts, or with
+    ``rendered_by="ledger"`` the one rendered from the figures ledger (What changed)."""
     pages = []
     for path in sorted(templates.glob("*.md.j2")):
         meta = front_matter(path)
+        source = meta.get("rendered_by", "marts")
+        if source not in RENDERED_BY:
+            raise PageError(f"{path}: rendered_by must be one of {', '.join(RENDERED_BY)}, "
+                            f"found {source!r}")
+        if source != rendered_by:
+            continue
         kind = meta.get("per_campaign")
         if kind is not None and kind not in AREA_OF_KIND:
             raise PageError(f"{path}: per_campaign must be one of {', '.join(AREA_OF_KIND)}, found {kind!r}")
-        pages.append(Page(path, str(meta.get("title", path.name)),
-                          tuple(str(m) for m in meta.get("marts", [])), kind, meta.get("path"),
+        own = [str(m) for m in meta.get("marts", [])]
+        marts = tuple(dict.fromkeys(own + partial_marts(templates, path.name, front_matter)))
+        pages.append(Page(path, str(meta.get("title", path.name)), marts, kind, meta.get("path"),
                           str(meta.get("purpose") or "").strip(),
                           bool(meta.get("figures", True))))
     return pages

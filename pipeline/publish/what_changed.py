@@ -228,8 +228,12 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
             sections.append({"title": title, "anchor": anchor, "intro": Markup(intro),
                              "headers": HEADERS[anchor], "entries": entries[:LISTED],
                              "more": max(0, len(entries) - LISTED)})
+    found = pages_mod.discover_pages(templates, rendered_by="ledger")
+    if [p.slug() for p in found] != [PAGE]:
+        raise pages_mod.PageError(f"{templates}: expected one template rendered_by: ledger, "
+                                  f"{PAGE}.md.j2, found {[p.template.name for p in found]}")
     env = markdown.environment(templates)
-    text = env.get_template("ledger/what-changed.md.j2").render(
+    text = env.get_template(found[0].template.name).render(
         comparison=outcome.comparison, sections=sections, url=url, site=site)
     text = text.rstrip("\n") + "\n"
     return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")

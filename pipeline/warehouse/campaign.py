@@ -134,6 +134,7 @@ def _run_check(con, test, campaign, out: Outcome) -> dict:
         rows, first = [("not run",)], f"not run: {', '.join(missing)} failed"
     else:
         try:
+            models_mod.load_macros(con, test.path.parent.parent)
             cur = con.execute(test.sql.strip().rstrip(";"))
             names = [d[0] for d in cur.description]
             rows = cur.fetchall()

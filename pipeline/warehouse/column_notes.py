@@ -11,7 +11,7 @@ holds the same kind of lines for the names that mean the same in every table the
 3. the line of the nearest upstream model (breadth first, in the order the SQL reads them) that
    documents a column of that name: a column passed through keeps its meaning.
 
-``tests/test_column_notes.py`` holds every published column to having one, and every line to
+``tests/warehouse/test_column_notes.py`` holds every published column to having one, and every line to
 naming a column its model has.
 """
 from __future__ import annotations

@@ -215,8 +215,20 @@ def topological(models: list[Model]) -> list[Model]:
     return order
 
 
+MACROS_FILE = "macros.sql"
+
+
+def load_macros(con: duckdb.DuckDBPyConnection, sql_dir: Path) -> None:
+    """The unit conversions of ``sql/macros.sql`` as the connection's temporary macros (a tree
+    without the file has none)."""
+    path = Path(sql_dir) / MACROS_FILE
+    if path.is_file():
+        con.execute(path.read_text(encoding="utf-8"))
+
+
 def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None = None) -> int:
     """(Re)build one model's table (in ``schema`` when given); returns its row count."""
+    load_macros(con, model.path.parent.parent)
     body = model.sql.strip().rstrip(";")
     target = f'"{model.name}"' if schema is None else f'"{schema}"."{model.name}"'
     try:
@@ -235,6 +247,7 @@ def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None =
 
 
 def run_test(con: duckdb.DuckDBPyConnection, test: Model) -> list[tuple]:
+    load_macros(con, test.path.parent.parent)
     body = test.sql.strip().rstrip(";")
     return con.execute(body).fetchall()
 

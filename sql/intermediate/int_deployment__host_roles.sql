@@ -3,7 +3,7 @@
 -- the manifest's hosts say, so later models name the head and the worker without guessing.
 with hosts as (
     select campaign, unnest(json_keys(hosts)) as host, hosts
-    from raw_campaigns
+    from stg_raw__campaigns
 ),
 final as (
     select campaign, host, hosts->host->>'role' as role

@@ -11,7 +11,7 @@ with anchors as (
         campaign,
         try_cast(params->>'prefill_task' as bigint) as prefill_task,
         try_cast(params->>'decode_task' as bigint) as decode_task
-    from raw_campaigns
+    from stg_raw__campaigns
     where kind = 'deployment'
 ),
 journal as (

@@ -30,7 +30,7 @@ busy as (
         on i.source_file = traffic.source_file and i.interface = traffic.interface
     cross join busy_param
     where i.end_unix_s > traffic.start_unix_s and i.start_unix_s < traffic.end_unix_s
-      and i.tx_bytes * 8 / i.interval_s > busy_param.busy_fraction * speed.negotiated_bits_per_s
+      and bytes_to_bits(i.tx_bytes) / i.interval_s > busy_param.busy_fraction * speed.negotiated_bits_per_s
     group by all
 ),
 snap as (

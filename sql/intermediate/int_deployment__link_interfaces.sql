@@ -4,7 +4,7 @@
 -- map still exists (its speed then comes from ethtool files that name the link).
 with links as (
     select campaign, unnest(json_keys(links)) as link_id, links
-    from raw_campaigns
+    from stg_raw__campaigns
 ),
 ends as (
     select

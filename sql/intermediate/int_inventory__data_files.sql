@@ -14,8 +14,8 @@ with measured as (
         coalesce(r.status, f.manifest_status) as status,
         coalesce(r.reason, f.reason) as reason,
         r.rows_ingested
-    from raw_files as f
-    left join ingest_registry as r on r.source_file = f.source_file
+    from stg_raw__files as f
+    left join stg_raw__registry as r on r.source_file = f.source_file
 ),
 declared as (
     select
@@ -28,7 +28,7 @@ declared as (
         null as reason,
         d.rows_ingested
     from meta_declared_files as d
-    left join raw_campaigns as c on c.manifest_file = d.source_file
+    left join stg_raw__campaigns as c on c.manifest_file = d.source_file
 ),
 rejected as (
     -- entries that cannot be campaigns (a symlinked folder, a bad name): named, never read

@@ -14,7 +14,7 @@ final as (
         max(size_bytes) as size_bytes,
         count(*) as n_transfers,
         median(time_s) as median_time_s,
-        max(size_bytes) * 8 / median(time_s) as bits_per_s,
+        bytes_to_bits(max(size_bytes)) / median(time_s) as bits_per_s,
         list(distinct source_file order by source_file) as source_files
     from results
     group by campaign, receiver, sender, series

@@ -27,7 +27,7 @@ final as (
         efficiency.wire_bytes_per_frame,
         efficiency.payload_fraction as usable_fraction,
         classes.line_rate_bits_per_s * efficiency.payload_fraction as usable_bits_per_s,
-        classes.line_rate_bits_per_s * efficiency.payload_fraction / 8 as usable_bytes_per_s,
+        bits_to_bytes(classes.line_rate_bits_per_s * efficiency.payload_fraction) as usable_bytes_per_s,
         classes.sort_order
     from classes
     inner join efficiency on efficiency.mtu_bytes = classes.mtu_bytes

@@ -22,7 +22,7 @@ final as (
         seen.campaign,
         seen.region,
         coalesce(regions.name, seen.region) as region_name,
-        row_number() over (partition by seen.campaign order by coalesce(regions.sort_order, 1e9), seen.region) as region_order
+        row_number() over (partition by seen.campaign order by regions.sort_order nulls last, seen.region) as region_order
     from seen
     left join regions on regions.region = seen.region
     where seen.region is not null

@@ -32,7 +32,7 @@ final as (
         bytes.batch_size,
         rates.tokens_per_s,
         bytes.bytes_per_token,
-        bytes.bytes_per_token * rates.tokens_per_s * 8 as required_bits_per_s
+        bytes_to_bits(bytes.bytes_per_token * rates.tokens_per_s) as required_bits_per_s
     from bytes
     cross join rates
 )

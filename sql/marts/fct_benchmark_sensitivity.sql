@@ -23,7 +23,7 @@ with results as (
     where comparison_group is not null
 ),
 
-pairs as (
+final as (
     select
         base.comparison_group,
         base.system,
@@ -53,5 +53,5 @@ pairs as (
         )
 )
 
-select * from pairs
+select * from final
 order by comparison_group, baseline_sort_order, changed_sort_order

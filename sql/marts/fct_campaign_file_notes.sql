@@ -9,10 +9,10 @@
 --    cut short
 -- column detail: why, in words; a parser's reason names the file and line
 with files as (
-    select * from raw_files
+    select * from stg_raw__files
 ),
 registry as (
-    select * from ingest_registry
+    select * from stg_raw__registry
 ),
 not_used as (
     select
@@ -31,7 +31,7 @@ no_reply as (
         'no value' as status,
         'ping got no reply to ' || p.packets_transmitted || ' packet(s); the RTT is not measured'
             as detail
-    from raw_ping as p
+    from stg_raw__ping_runs as p
     where p.packets_received = 0
 ),
 blob_lines as (
@@ -43,7 +43,7 @@ blob_lines as (
         'partly read' as status,
         count(*) || ' line(s) journald exported as blob data without their bytes (first at line '
             || min(j.source_line) || '); export with `journalctl -o json` to keep them' as detail
-    from raw_journal as j
+    from stg_raw__journal_lines as j
     where j.event = 'unreadable'
     group by all
 ),
@@ -56,7 +56,7 @@ cut_lines as (
         'cut short' as status,
         'the last line (' || j.source_line || ') ends without a newline: the file was cut while '
             || 'being written; that line is kept but not read' as detail
-    from raw_journal as j
+    from stg_raw__journal_lines as j
     where j.event = 'truncated'
 ),
 final as (

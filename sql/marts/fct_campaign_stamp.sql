@@ -11,12 +11,12 @@
 -- column inputs_digest: sha256 of one "<path>:<sha256>" line per file in path order: the same files
 --    give the same digest anywhere
 with campaigns as (
-    select * from raw_campaigns
+    select * from stg_raw__campaigns
 ),
 files as (
-    select campaign, source_file, sha256 from raw_files
+    select campaign, source_file, sha256 from stg_raw__files
     union all
-    select campaign, manifest_file as source_file, manifest_sha256 as sha256 from raw_campaigns
+    select campaign, manifest_file as source_file, manifest_sha256 as sha256 from stg_raw__campaigns
     where manifest_sha256 is not null
 ),
 final as (

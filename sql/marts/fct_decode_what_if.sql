@@ -72,9 +72,9 @@ per_class as (
         list_distinct(flatten([coalesce(k.source_files, []), coalesce(l.source_files, [])]))
             as source_files,
         c.usable_bytes_per_s,
-        k.verify_positions * k.wire_bytes_per_position_head_to_worker / k.verify_step_s * 8
+        bytes_to_bits(k.verify_positions * k.wire_bytes_per_position_head_to_worker / k.verify_step_s)
             as avg_wire_bits_per_s_head_to_worker,
-        k.verify_positions * k.wire_bytes_per_position_worker_to_head / k.verify_step_s * 8
+        bytes_to_bits(k.verify_positions * k.wire_bytes_per_position_worker_to_head / k.verify_step_s)
             as avg_wire_bits_per_s_worker_to_head
     from k
     join measured on measured.campaign = k.campaign

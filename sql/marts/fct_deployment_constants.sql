@@ -84,7 +84,7 @@
 --    capture covers it)
 -- column decode_worker_to_head_bytes: the worker's transmit bytes over the decode window
 with campaigns as (
-    select * from raw_campaigns where kind = 'deployment'
+    select * from stg_raw__campaigns where kind = 'deployment'
 ),
 shape as (
     select * from int_deployment__model_shape

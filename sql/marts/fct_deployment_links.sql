@@ -38,7 +38,7 @@ speeds as (
         ends.link_id,
         min(e.negotiated_bits_per_s) as negotiated_bits_per_s,
         string_agg(ends.host || ' ' || ends.interface || ' ' ||
-                   coalesce((e.negotiated_bits_per_s / 1e6)::bigint::varchar || ' Mbit/s', 'unknown'),
+                   coalesce(bits_to_mbit(e.negotiated_bits_per_s)::bigint::varchar || ' Mbit/s', 'unknown'),
                    ', ' order by ends.host) as ends_text,
         string_agg(e.source_file, ', ' order by ends.host) as ethtool_files,
         list(e.source_file) filter (where e.source_file is not null) as ethtool_source_files

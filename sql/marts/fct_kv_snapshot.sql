@@ -34,9 +34,9 @@ final as (
         t.*,
         measured_class.link_class as measured_link_class,
         c.label as measured_link_label,
-        c.line_rate_bits_per_s / 8 as measured_line_rate_bytes_per_s,
+        bits_to_bytes(c.line_rate_bits_per_s) as measured_line_rate_bytes_per_s,
         t.avg_bytes_per_s / c.usable_bytes_per_s as efficiency_vs_usable_fraction,
-        t.avg_bytes_per_s * 8 / c.line_rate_bits_per_s as avg_line_rate_fraction,
+        bytes_to_bits(t.avg_bytes_per_s) / c.line_rate_bits_per_s as avg_line_rate_fraction,
         t.link_s - t.journal_s as link_minus_journal_s
     from t
     left join measured_class on measured_class.campaign = t.campaign

@@ -32,8 +32,8 @@ with lab as (
     select
         campaign,
         params->>'lab_series' as series,
-        try_cast(params->>'lab_rate_mbit' as bigint) * 1000000 as shaped_rate_bits_per_s
-    from raw_campaigns
+        mbit_to_bits(try_cast(params->>'lab_rate_mbit' as bigint)) as shaped_rate_bits_per_s
+    from stg_raw__campaigns
     where kind = 'deployment' and params->>'lab_series' is not null
 ),
 k as (
@@ -52,8 +52,8 @@ final as (
         lab.shaped_rate_bits_per_s,
         k.prefill_link_id as link_id,
         l.label as link_label,
-        l.iperf3_head_to_worker_bytes_per_s * 8 as iperf3_head_to_worker_bits_per_s,
-        l.iperf3_worker_to_head_bytes_per_s * 8 as iperf3_worker_to_head_bits_per_s,
+        bytes_to_bits(l.iperf3_head_to_worker_bytes_per_s) as iperf3_head_to_worker_bits_per_s,
+        bytes_to_bits(l.iperf3_worker_to_head_bytes_per_s) as iperf3_worker_to_head_bits_per_s,
         -- the link's usable TCP rate, measured: the mean of the two directions
         (l.iperf3_head_to_worker_bytes_per_s + l.iperf3_worker_to_head_bytes_per_s) / 2
             as tcp_bytes_per_s,

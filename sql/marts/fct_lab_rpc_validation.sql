@@ -94,7 +94,7 @@ final as (
         unit,
         shaped_rate_bits_per_s,
         link_label,
-        tcp_bytes_per_s * 8 as tcp_bits_per_s,
+        bytes_to_bits(tcp_bytes_per_s) as tcp_bits_per_s,
         rtt_avg_s,
         calibration_campaign,
         is_calibration,

@@ -35,7 +35,7 @@ cells as (
     cross join links
 ),
 
-classified as (
+final as (
     select
         cells.*,
         thresholds.feasibility_class,
@@ -53,5 +53,5 @@ classified as (
     ) = 1
 )
 
-select * from classified
+select * from final
 order by model_sort_order, scheme, batch_size, tokens_per_s, link_sort_order

@@ -32,11 +32,11 @@ final as (
         links.label as link_class_label,
         links.sort_order as link_sort_order,
         links.usable_bits_per_s,
-        measured.iperf3_head_to_worker_bytes_per_s * 8 as iperf3_head_to_worker_bits_per_s,
-        measured.iperf3_worker_to_head_bytes_per_s * 8 as iperf3_worker_to_head_bits_per_s,
-        measured.iperf3_head_to_worker_bytes_per_s * 8 / links.usable_bits_per_s
+        bytes_to_bits(measured.iperf3_head_to_worker_bytes_per_s) as iperf3_head_to_worker_bits_per_s,
+        bytes_to_bits(measured.iperf3_worker_to_head_bytes_per_s) as iperf3_worker_to_head_bits_per_s,
+        bytes_to_bits(measured.iperf3_head_to_worker_bytes_per_s) / links.usable_bits_per_s
             as head_to_worker_usable_fraction,
-        measured.iperf3_worker_to_head_bytes_per_s * 8 / links.usable_bits_per_s
+        bytes_to_bits(measured.iperf3_worker_to_head_bytes_per_s) / links.usable_bits_per_s
             as worker_to_head_usable_fraction
     from measured
     inner join links on links.link_class = measured.link_class

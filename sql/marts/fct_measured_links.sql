@@ -17,7 +17,7 @@
 -- column ping_files: the ping outputs pooled for the link's RTT
 with campaigns as (
     select campaign, title, provenance, date, links
-    from raw_campaigns
+    from stg_raw__campaigns
     where kind = 'deployment'
 ),
 iperf as (

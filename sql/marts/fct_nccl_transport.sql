@@ -15,18 +15,18 @@
 with reported as (
     select distinct campaign, source_file, nccl_version, net_plugin, net_interface,
            bootstrap_interface, channel_transport
-    from raw_nccl_tests
+    from stg_raw__nccl_tests
     where coalesce(nccl_version, net_interface, bootstrap_interface, channel_transport) is not null
     union all
     select campaign, source_file, nccl_version, net_plugin, net_interface, bootstrap_interface,
            channel_transport
-    from raw_nccl_debug
+    from stg_raw__nccl_debug
 ),
 files as (
-    select source_file, context from raw_files
+    select source_file, context from stg_raw__files
 ),
 campaigns as (
-    select campaign, params from raw_campaigns
+    select campaign, params from stg_raw__campaigns
 ),
 final as (
     select

@@ -83,11 +83,11 @@ final as (
         interval_s,
         tx_bytes,
         rx_bytes,
-        tx_bytes * 8 / interval_s as tx_bits_per_s,
-        rx_bytes * 8 / interval_s as rx_bits_per_s,
+        bytes_to_bits(tx_bytes) / interval_s as tx_bits_per_s,
+        bytes_to_bits(rx_bytes) / interval_s as rx_bits_per_s,
         negotiated_bits_per_s,
-        tx_bytes * 8 / interval_s / negotiated_bits_per_s as tx_line_rate_fraction,
-        rx_bytes * 8 / interval_s / negotiated_bits_per_s as rx_line_rate_fraction
+        bytes_to_bits(tx_bytes) / interval_s / negotiated_bits_per_s as tx_line_rate_fraction,
+        bytes_to_bits(rx_bytes) / interval_s / negotiated_bits_per_s as rx_line_rate_fraction
     from intervals
 )
 select * from final

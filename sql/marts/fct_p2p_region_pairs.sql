@@ -42,7 +42,7 @@ final as (
         reverse.nccl_bits_per_s as reverse_nccl_bits_per_s,
         pairs.rtt_avg_s - reverse.rtt_avg_s as rtt_asymmetry_s,
         pairs.nccl_bits_per_s / reverse.nccl_bits_per_s - 1 as nccl_asymmetry_fraction,
-        pairs.nccl_bits_per_s * pairs.rtt_avg_s / 8 as window_bytes,
+        bits_to_bytes(pairs.nccl_bits_per_s * pairs.rtt_avg_s) as window_bytes,
         pairs.source_files
     from pairs
     join regions as recv on recv.campaign = pairs.campaign and recv.region = pairs.receiver

@@ -43,9 +43,9 @@ final as (
         settings.setting_order,
         settings.setting_kind,
         (stats.p75_time_s - stats.p25_time_s) / stats.median_time_s as iqr_fraction,
-        stats.size_bytes * 8 / stats.median_time_s as effective_bits_per_s,
-        stats.size_bytes * 8 / stats.tc_rate_bits_per_s as wire_time_at_cap_s,
-        stats.size_bytes * 8 / stats.median_time_s / stats.tc_rate_bits_per_s as fraction_of_cap
+        bytes_to_bits(stats.size_bytes) / stats.median_time_s as effective_bits_per_s,
+        bytes_to_bits(stats.size_bytes) / stats.tc_rate_bits_per_s as wire_time_at_cap_s,
+        bytes_to_bits(stats.size_bytes) / stats.median_time_s / stats.tc_rate_bits_per_s as fraction_of_cap
     from stats
     join settings on settings.campaign = stats.campaign and settings.setting_id = stats.setting_id
 )

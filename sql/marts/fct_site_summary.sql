@@ -7,7 +7,7 @@
 -- built from, one line "<path>:<sha256>" each in path order (the Data sources page lists both):
 -- the same inputs give the same digest on any machine, a changed file another.
 with campaigns as (
-    select * from raw_campaigns
+    select * from stg_raw__campaigns
 ),
 files as (
     select * from int_inventory__data_files

@@ -35,8 +35,8 @@ final as (
         links.label as link_label,
         links.sort_order as link_sort_order,
         links.usable_bits_per_s,
-        bytes.bytes_per_transfer * 8 / links.usable_bits_per_s as transfer_s,
-        bytes.bytes_per_token * 8 / links.usable_bits_per_s as token_transfer_s
+        bytes_to_bits(bytes.bytes_per_transfer) / links.usable_bits_per_s as transfer_s,
+        bytes_to_bits(bytes.bytes_per_token) / links.usable_bits_per_s as token_transfer_s
     from bytes
     cross join links
 )

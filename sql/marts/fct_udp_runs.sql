@@ -16,7 +16,7 @@
 -- column packets: the datagrams sent
 -- column lost_fraction: lost / sent datagrams
 with source as (
-    select * from raw_iperf3
+    select * from stg_raw__iperf3_runs
     where protocol = 'UDP'
 ),
 files as (
@@ -33,7 +33,7 @@ final as (
         source.duration_s,
         source.sent_bits_per_s,
         source.received_bits_per_s,
-        source.jitter_ms / 1000 as jitter_s,
+        ms_to_s(source.jitter_ms) as jitter_s,
         source.lost_packets,
         source.packets,
         source.lost_percent / 100 as lost_fraction

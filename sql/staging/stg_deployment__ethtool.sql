@@ -7,13 +7,13 @@ with source as (
 files as (
     select * from stg_raw__file_context
 ),
-final as (
+renamed as (
     select
         source.campaign,
         source.source_file,
         files.host,
         source.interface,
-        source.speed_mbit_per_s::bigint * 1000000 as negotiated_bits_per_s,
+        mbit_to_bits(source.speed_mbit_per_s::bigint) as negotiated_bits_per_s,
         source.duplex,
         source.link_detected,
         -- ethtool 6.11 printed PHYAD as bare hex ("%x"); 6.1, 6.14.2 and 6.15 print "%u"; the
@@ -26,5 +26,5 @@ final as (
     from source
     join files on files.source_file = source.source_file
 )
-select * from final
+select * from renamed
 order by campaign, host, interface

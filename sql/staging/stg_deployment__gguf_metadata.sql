@@ -9,7 +9,7 @@ arch as (
     from source
     where key = 'general.architecture'
 ),
-final as (
+renamed as (
     select
         source.campaign,
         source.source_file,
@@ -24,5 +24,5 @@ final as (
     from source
     left join arch on arch.source_file = source.source_file
 )
-select * from final
+select * from renamed
 order by campaign, key

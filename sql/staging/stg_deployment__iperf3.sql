@@ -6,7 +6,7 @@ with source as (
 files as (
     select * from stg_raw__file_context
 ),
-final as (
+renamed as (
     select
         source.campaign,
         source.source_file,
@@ -18,7 +18,7 @@ final as (
         source.duration_s,
         source.received_bytes,
         source.received_bits_per_s,
-        source.received_bits_per_s / 8 as received_bytes_per_s,
+        bits_to_bytes(source.received_bits_per_s) as received_bytes_per_s,
         source.retransmits
     from source
     join files on files.source_file = source.source_file
@@ -27,5 +27,5 @@ final as (
       -- a UDP run measures loss and jitter at a chosen rate, not the link's TCP throughput
       and coalesce(source.protocol, 'TCP') = 'TCP'
 )
-select * from final
+select * from renamed
 order by campaign, link_id, sender

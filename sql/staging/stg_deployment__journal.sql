@@ -17,19 +17,19 @@ anchored as (
     from source
     left join files on files.source_file = source.source_file
 ),
-final as (
+renamed as (
     select
         campaign,
         source_file,
         source_line,
-        coalesce(realtime_us / 1e6, log_started_unix_s + log_rel_s) as unix_s,
+        coalesce(us_to_s(realtime_us), log_started_unix_s + log_rel_s) as unix_s,
         hostname,
         unit,
         message,
         event,
         slot_id,
         task_id,
-        ms / 1000 as duration_s,
+        ms_to_s(ms) as duration_s,
         tokens,
         accepted,
         generated,
@@ -40,5 +40,5 @@ final as (
         endpoint
     from anchored
 )
-select * from final
+select * from renamed
 order by campaign, unix_s, source_file, source_line

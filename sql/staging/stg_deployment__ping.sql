@@ -7,7 +7,7 @@ with source as (
 files as (
     select * from stg_raw__file_context
 ),
-final as (
+renamed as (
     select
         source.campaign,
         source.source_file,
@@ -17,16 +17,16 @@ final as (
         source.packets_transmitted,
         source.packets_received,
         source.packet_loss_fraction,
-        source.rtt_min_ms / 1000 as rtt_min_s,
-        source.rtt_avg_ms / 1000 as rtt_avg_s,
-        source.rtt_max_ms / 1000 as rtt_max_s,
+        ms_to_s(source.rtt_min_ms) as rtt_min_s,
+        ms_to_s(source.rtt_avg_ms) as rtt_avg_s,
+        ms_to_s(source.rtt_max_ms) as rtt_max_s,
         -- iputils' mdev and BSD's stddev are the same population deviation of the replies'
         -- times (sqrt(mean(t^2) - mean(t)^2)); the raw table keeps each under its own name
-        coalesce(source.rtt_mdev_ms, source.rtt_stddev_ms) / 1000 as rtt_mdev_s
+        ms_to_s(coalesce(source.rtt_mdev_ms, source.rtt_stddev_ms)) as rtt_mdev_s
     from source
     join files on files.source_file = source.source_file
     join raw_campaigns as c on c.campaign = source.campaign
     where c.kind = 'deployment'
 )
-select * from final
+select * from renamed
 order by campaign, link_id, sender

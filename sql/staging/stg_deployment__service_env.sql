@@ -7,7 +7,7 @@ with source as (
 files as (
     select * from stg_raw__file_context
 ),
-final as (
+renamed as (
     select
         source.campaign,
         source.source_file,
@@ -19,5 +19,5 @@ final as (
     from source
     join files on files.source_file = source.source_file
 )
-select * from final
+select * from renamed
 order by campaign, host, key

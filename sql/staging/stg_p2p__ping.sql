@@ -19,10 +19,10 @@ renamed as (
         source.packets_transmitted,
         source.packets_received,
         source.packet_loss_fraction,
-        source.rtt_avg_ms / 1000 as rtt_avg_s,
+        ms_to_s(source.rtt_avg_ms) as rtt_avg_s,
         -- iputils' mdev and BSD's stddev are the same population deviation of the replies'
         -- times (sqrt(mean(t^2) - mean(t)^2)); the raw table keeps each under its own name
-        coalesce(source.rtt_mdev_ms, source.rtt_stddev_ms) / 1000 as rtt_mdev_s
+        ms_to_s(coalesce(source.rtt_mdev_ms, source.rtt_stddev_ms)) as rtt_mdev_s
     from source
     join files on files.source_file = source.source_file
     join campaigns on campaigns.campaign = source.campaign

@@ -18,8 +18,8 @@ renamed as (
         context->>'path' as path,
         coalesce(context->>'series', 'main') as series,
         context->>'setting' as setting_id,
-        cast(context->>'tc_delay_ms' as double) / 1000 as tc_delay_s,
-        cast(context->>'tc_rate_gbit' as double) * 1e9 as tc_rate_bits_per_s,
+        ms_to_s(cast(context->>'tc_delay_ms' as double)) as tc_delay_s,
+        gbit_to_bits(cast(context->>'tc_rate_gbit' as double)) as tc_rate_bits_per_s,
         context->>'tc_command' as tc_command,
         -- the collector's `<tool> --version` line, e.g. "ethtool version 6.11"
         context->>'tool_version' as tool_version,

@@ -7,6 +7,6 @@ select l.campaign, l.link_id, l.negotiated_bits_per_s, l.iperf3_head_to_worker_b
        l.iperf3_worker_to_head_bytes_per_s, l.iperf3_files
 from fct_deployment_links as l
 join raw_campaigns as c on c.campaign = l.campaign
-where (l.iperf3_head_to_worker_bytes_per_s * 8 > l.negotiated_bits_per_s
-       or l.iperf3_worker_to_head_bytes_per_s * 8 > l.negotiated_bits_per_s)
+where (bytes_to_bits(l.iperf3_head_to_worker_bytes_per_s) > l.negotiated_bits_per_s
+       or bytes_to_bits(l.iperf3_worker_to_head_bytes_per_s) > l.negotiated_bits_per_s)
   and coalesce(try_cast(c.links->l.link_id->>'nominal_speed' as boolean), false) = false

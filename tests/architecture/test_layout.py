@@ -7,8 +7,8 @@ import ast
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 PIPELINE = REPO / "pipeline"
 MAX_LINES = 300
 

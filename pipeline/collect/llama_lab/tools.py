@@ -9,8 +9,9 @@ from pathlib import Path
 
 from pipeline.collect.campaign import CollectError
 from pipeline.collect.llama_lab.model import Shape, write
+from pipeline.project import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = REPO_ROOT
 BUILD_SCRIPT = REPO / "scripts" / "build_llama_cpp.sh"
 VOCAB = Path("llama.cpp/models/ggml-vocab-llama-spm.gguf")
 

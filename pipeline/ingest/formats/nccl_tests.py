@@ -134,7 +134,7 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, 1, "an nccl-tests column header ('#  size  count  type …')",
                          "none in the file")
     if not rows:
-        # the line where a row was expected and the file ended (tests/test_roundtrip_iperf3_nccl.py)
+        # the line where a row was expected and the file ended (tests/ingest/formats/nccl_tests/test_nccl_tests_roundtrip.py)
         raise ParseError(path, last_line, "at least one result row", "none after the header")
     if not footer:
         raise ParseError(path, last_line, "the '# Avg bus bandwidth' footer (a complete run)",

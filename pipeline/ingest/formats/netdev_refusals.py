@@ -57,7 +57,7 @@ def line_text(path: Path, number: int) -> str:
 
 
 # DuckDB's read_csv refuses a line of this many bytes or more (its newline not counted;
-# measured on DuckDB 1.x, tests/test_netdev_messages.py), and in some states of its reader (such
+# measured on DuckDB 1.x, tests/ingest/formats/netdev/test_netdev_messages.py), and in some states of its reader (such
 # a line ending in CR LF) says so without a line number: the line is found here instead
 LINE_LIMIT_BYTES = 2_000_000
 

@@ -118,7 +118,7 @@ def parse(path: Path) -> list[dict]:
     # ", time %ldms": there a missing count is 0; busybox and BSD do not count errors (NULL)
     iputils = bool(re.search(r", time \d+ms", text))
     # read from the summary line itself: jc drops "+N errors" when no reply came back
-    # (tests/test_roundtrip_netdev_ping.py found it)
+    # (tests/ingest/formats/ping/test_ping_roundtrip.py found it)
     errors = next((int(m[1]) for t in summary_lines if _SUMMARY.match(t) and (m := _ERRORS.search(t))),
                   0 if iputils else None)
     deviation = d.get("round_trip_ms_stddev")

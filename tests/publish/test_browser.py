@@ -1,0 +1,537 @@
+"""The built site in a real browser: headless Debian Chromium driven by Playwright.
+
+The session's ``built`` site is served on a loopback port (http.server in a thread; search
+needs http, not file://) and every page in mkdocs.yml's nav is opened: no console error or
+failed request, every table and chart visible, search finds the constants table, the dark
+palette toggle works, wide tables scroll inside the page. Screenshots of every page and
+chart go to test-artifacts/browser/ so a failure can be looked at.
+
+Chromium comes from apt (scripts/install_browser.sh), never downloaded at test time. When it
+or the playwright package is missing the tests skip with that reason; under CI=true a missing
+browser is a failure.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+
+def _nav_pages(nav) -> list[tuple[str, str]]:
+    """(title, docs-relative .md path) for every page in the nav, sections flattened."""
+    out = []
+    for item in nav:
+        for title, target in (item.items() if isinstance(item, dict) else [(item, item)]):
+            if isinstance(target, list):
+                out += _nav_pages(target)
+            elif isinstance(target, str) and target.endswith(".md"):
+                out.append((title, target))
+    return out
+
+
+class _MkdocsLoader(yaml.SafeLoader):
+    """mkdocs.yml as data: its ``!ENV [NAME, default]`` tags read as their default."""
+
+
+_MkdocsLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+NAV = _nav_pages(yaml.load((REPO / "mkdocs.yml").read_text(), Loader=_MkdocsLoader)["nav"])
+
+
+def _url_path(md: str) -> str:
+    """docs path -> site path under use_directory_urls (index.md -> '', a/b.md -> a/b/)."""
+    stem = md[:-3]
+    if stem == "index" or stem.endswith("/index"):
+        return stem[:-5]
+    return stem + "/"
+
+
+def _missing(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: the browser test must run; see scripts/install_browser.sh)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (scripts/install_browser.sh)")
+    if not os.access(CHROMIUM, os.X_OK):
+        _missing(f"{CHROMIUM} is not installed (Debian package chromium; scripts/install_browser.sh)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(browser, built):
+    """The built site on 127.0.0.1:<free port>. Depends on ``browser`` so that a missing browser
+    skips before anything is served."""
+    handler = functools.partial(_QuietHandler, directory=str(built.site.resolve()))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+class Visit:
+    """A fresh page that records console errors, uncaught exceptions and failed requests."""
+
+    def __init__(self, browser, **context):
+        self.context = browser.new_context(**context)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"exception: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser):
+    opened = []
+
+    def _open(**context):
+        v = Visit(browser, **context)
+        opened.append(v)
+        return v
+
+    yield _open
+    for v in opened:
+        v.close()
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "home"
+
+
+def _reveal_all(page) -> None:
+    """Open every collapsible note, so that tables kept in a closed <details> can be checked
+    (tables in an inactive content tab are revealed one by one by clicking their tab)."""
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+
+
+PAGE_IDS = [_slug(t) for t, _ in NAV]
+
+
+def _charts_ready(page) -> None:
+    """Wait until docs/javascripts/charts.js has put every chart inline."""
+    page.wait_for_function("document.documentElement.dataset.charts === 'ready'")
+
+
+@pytest.mark.parametrize("title,md", NAV, ids=PAGE_IDS)
+def test_page_tables_and_charts_visible(site_url, visit, title, md):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    name = _slug(title)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    assert page.locator("article h1").count() >= 1, f"{md}: no heading rendered"
+    _reveal_all(page)
+
+    # Every table: visible once its note is open and its tab selected.
+    tables = page.locator("article table")
+    hidden = []
+    for i in range(tables.count()):
+        table = tables.nth(i)
+        if not table.is_visible():
+            # Inside an inactive tab: click the label with the same index as its block.
+            page.evaluate("""t => {
+                const block = t.closest('.tabbed-block');
+                if (!block) return;
+                const set = block.closest('.tabbed-set');
+                const blocks = [...set.querySelector('.tabbed-content').children];
+                set.querySelectorAll(':scope > .tabbed-labels > label')[blocks.indexOf(block)].click();
+            }""", table.element_handle())
+        box = table.bounding_box()
+        if not table.is_visible() or not box or box["width"] < 1 or box["height"] < 1:
+            hidden.append(f"table {i + 1}: {table.inner_text()[:80]!r}")
+    assert not hidden, f"{md}: tables not visible: {hidden}"
+
+    # Every chart: put inline by charts.js (so it takes the page's palette), visible, labelled.
+    _charts_ready(page)
+    charts = page.locator("article a.chart-enlarge")
+    broken = []
+    for i in range(charts.count()):
+        link = charts.nth(i)
+        href = link.get_attribute("href")
+        svg = link.locator("svg.chart")
+        if svg.count() != 1:
+            broken.append(f"{href}: not inlined ({link.inner_html()[:80]!r})")
+            continue
+        svg.scroll_into_view_if_needed()
+        if not svg.is_visible():
+            broken.append(f"{href}: not visible")
+        elif not (svg.get_attribute("aria-label") or "").strip():
+            broken.append(f"{href}: no alt text")
+        else:
+            svg.screenshot(path=str(ARTIFACTS / f"{name}--{Path(href).stem}.png"))
+    assert not broken, f"{md}: {broken}"
+    page.screenshot(path=str(ARTIFACTS / f"{name}--revealed.png"))
+    assert v.errors == [], f"{md}: {v.errors}"
+
+
+def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
+    """A chart the pipeline writes but no page shows is a chart nobody sees (the pages of the
+    nav and every campaign's own page)."""
+    shown = set()
+    campaign_pages = [(None, p.relative_to(built.docs).as_posix())
+                      for area in ("deployments", "p2p") for p in sorted((built.docs / area).glob("*.md"))]
+    for _, md in [*NAV, *campaign_pages]:
+        v = visit()
+        v.page.goto(site_url + _url_path(md), wait_until="load")
+        for src in v.page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)"):
+            shown.add(src[len(site_url):])
+            # and its phone variant, which the figure names beside it (tests/publish/charts/test_narrow_charts.py)
+            shown.add(src[len(site_url):-4] + "-narrow.svg")
+        v.close()
+    on_disk = {p.relative_to(built.site.resolve()).as_posix()
+               for p in built.site.resolve().rglob("*.svg") if "assets" not in p.parts}
+    assert on_disk, "no chart in the built site"
+    assert on_disk - shown == set()
+
+
+def test_search_finds_the_constants_table(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    # The section that holds the constants table: the heading before the table listing hidden_size.
+    anchor = page.evaluate("""() => {
+        const t = [...document.querySelectorAll('article table')]
+            .find(t => t.innerText.includes('hidden_size'));
+        if (!t) return null;
+        let n = t.closest('.md-typeset__scrollwrap') || t;
+        while (n && !/^H[1-6]$/.test(n.tagName)) n = n.previousElementSibling;
+        return n ? n.id : null;
+    }""")
+    assert anchor, "no table with hidden_size under a heading on the Ethernet page"
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("hidden size")  # real key events: Material searches on keyup
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(state="visible")
+    page.screenshot(path=str(ARTIFACTS / "search-hidden-size.png"))
+    # Results link as <page>/?h=<terms>#<section>.
+    hits = results.evaluate_all("es => es.map(e => { const u = new URL(e.href); return [u.pathname, u.hash]; })")
+    assert ["/ethernet-bandwidth-math/", f"#{anchor}"] in hits, hits
+    assert v.errors == [], v.errors
+
+
+def test_dark_palette_toggle(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url, wait_until="load")
+    scheme = "document.body.getAttribute('data-md-color-scheme')"
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert page.evaluate(scheme) == "default"
+    light_bg = page.evaluate(background)
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    page.wait_for_function(f"{scheme} === 'slate'")
+    page.screenshot(path=str(ARTIFACTS / "home-dark.png"))
+    assert page.evaluate(background) != light_bg
+    # The choice survives a reload (Material keeps it in localStorage).
+    page.reload(wait_until="load")
+    assert page.evaluate(scheme) == "slate"
+    assert v.errors == [], v.errors
+
+
+@pytest.mark.parametrize("os_setting, scheme", [("dark", "slate"), ("light", "default")])
+def test_first_visit_follows_the_readers_os_palette(site_url, visit, os_setting, scheme):
+    v = visit(viewport={"width": 1280, "height": 900}, color_scheme=os_setting)
+    v.page.goto(site_url, wait_until="load")
+    assert v.page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+    assert v.errors == [], v.errors
+
+
+def test_wide_tables_scroll_instead_of_widening_the_page(site_url, visit):
+    v = visit(viewport={"width": 600, "height": 900})
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    page.screenshot(path=str(ARTIFACTS / "ethernet-bandwidth-math--narrow.png"))
+    page_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert page_width[0] <= page_width[1], f"page scrolls sideways: {page_width}"
+    # ... and at this width some table really is wider than its box (so the check above bites).
+    scrolling = page.evaluate("""() => [...document.querySelectorAll('article table, article .md-typeset__scrollwrap')]
+        .filter(w => w.clientWidth > 0 && w.scrollWidth > w.clientWidth + 1).length""")
+    assert scrolling >= 1
+
+
+def test_unit_abbreviations_have_titles(site_url, visit):
+    v = visit()
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    titles = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('article abbr[title]')]
+        .map(a => [a.textContent, a.title]))""")
+    # KiB is 1024-based, KB 1000-based: the hover text must say which.
+    assert "1,024" in titles.get("KiB", ""), titles.get("KiB")
+    assert "Mbit/s" in titles and "tok/s" in titles, sorted(titles)
+
+
+QUANTITIES = [
+    ("940 Mbit/s", 940e6), ("2.35 Gbit/s", 2.35e9), ("1,234 ms", 1.234), ("12.5 %", 12.5),
+    ("\u22123 ms", -0.003), ("39.8 KiB", 39.8 * 1024), ("10 GbE (Cat6)", 10.0),
+    ("0.74 ms (RTT 0.74 + wire 3.4)", 0.00074), ("—", None), ("2026-01-01", None),
+    ("eth0", None), ("", None),
+]
+
+
+def test_cells_are_read_as_quantities_in_base_units(site_url, visit):
+    v = visit()
+    v.page.goto(site_url, wait_until="load")
+    got = v.page.evaluate("xs => xs.map(x => window.interconnectTables.quantity(x))",
+                          [text for text, _ in QUANTITIES])
+    for (text, want), value in zip(QUANTITIES, got):
+        assert (value is None) == (want is None), (text, value)
+        if want is not None:
+            assert value == pytest.approx(want, rel=1e-12), text
+    assert v.errors == []
+
+
+def _long_table(page):
+    """The first table with more than 8 body rows that has a column of quantities, and that
+    column's index."""
+    return page.evaluate("""() => {
+        const q = window.interconnectTables.quantity;
+        const tables = [...document.querySelectorAll('article table:not([class])')];
+        for (const [t, table] of tables.entries()) {
+            const rows = [...table.tBodies[0].rows];
+            if (rows.length <= 8) continue;
+            for (let c = 0; c < table.tHead.rows[0].cells.length; c++) {
+                const values = rows.map(r => r.cells[c] ? q(r.cells[c].textContent) : null);
+                const distinct = new Set(values.filter(x => x !== null));
+                if (distinct.size >= 3) return [t, c];
+            }
+        }
+        return null;
+    }""")
+
+
+def _column(page, t, c):
+    return page.evaluate("""([t, c]) => {
+        const table = document.querySelectorAll('article table:not([class])')[t];
+        return [...table.tBodies[0].rows].filter(r => !r.hidden)
+            .map(r => window.interconnectTables.quantity(r.cells[c].textContent));
+    }""", [t, c])
+
+
+def test_a_long_table_sorts_by_value_and_filters_its_rows(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    _reveal_all(page)
+    found = _long_table(page)
+    assert found, "no long table with a column of quantities on Point to Point"
+    t, c = found
+    table = page.locator("article table:not([class])").nth(t)
+    header = table.locator("thead th").nth(c)
+    header.scroll_into_view_if_needed()
+    before = _column(page, t, c)
+    header.click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    values = _column(page, t, c)
+    assert sorted(values, key=lambda x: (x is not None, x or 0)) == values  # missing first
+    assert sorted(before, key=lambda x: (x is not None, x or 0)) == values  # same rows
+    header.click()
+    assert header.get_attribute("aria-sort") == "descending"
+    values = _column(page, t, c)
+    assert sorted(values, key=lambda x: (x is None, -(x or 0))) == values   # missing last
+
+    # Filter by the first cell of the last row: only rows containing it stay.
+    box = page.locator(".table-filter").nth(
+        page.evaluate("t => [...document.querySelectorAll('article table:not([class])')]"
+                      ".slice(0, t + 1).filter(x => x.dataset.filter === 'on').length - 1", t))
+    rows = table.locator("tbody tr")
+    total = rows.count()
+    word = rows.nth(total - 1).locator("td").first.inner_text().strip().split()[0]
+    box.locator("input").fill(word)
+    shown = [rows.nth(i) for i in range(total) if rows.nth(i).is_visible()]
+    assert 1 <= len(shown) <= total
+    assert all(word.lower() in r.text_content().lower() for r in shown)
+    hidden_rows = [rows.nth(i) for i in range(total) if not rows.nth(i).is_visible()]
+    assert all(word.lower() not in r.text_content().lower() for r in hidden_rows)
+    assert box.locator(".table-filter__count").inner_text() == f"{len(shown)} of {total} rows"
+    box.locator("input").fill("")
+    assert sum(rows.nth(i).is_visible() for i in range(total)) == total
+    assert v.errors == [], v.errors
+
+
+def test_a_quantity_never_wraps_between_number_and_unit_on_a_phone(site_url, visit):
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    cells = page.evaluate("""() => [...document.querySelectorAll('article td.quantity')]
+        .map(td => [td.textContent.trim(), getComputedStyle(td).whiteSpace])""")
+    assert len(cells) > 20, cells[:5]
+    assert all(ws == "nowrap" for _, ws in cells), [c for c in cells if c[1] != "nowrap"][:5]
+    assert any(text.endswith(("Mbit/s", "Gbit/s")) for text, _ in cells)
+    assert v.errors == [], v.errors
+
+
+@pytest.mark.parametrize("title,md", [(t, m) for t, m in NAV if m in (
+    "ethernet-bandwidth-math.md", "point-to-point.md")], ids=lambda x: _slug(str(x)))
+def test_every_chart_opens_at_full_size_on_a_click(site_url, visit, title, md):
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    _charts_ready(page)
+    hrefs = page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)")
+    assert hrefs, f"{md}: no chart"
+    assert all(h.endswith(".svg") for h in hrefs), hrefs
+    chart = page.locator("article a.chart-enlarge svg.chart").first
+    chart.scroll_into_view_if_needed()
+    chart.click()
+    page.wait_for_url("**/*.svg")
+    assert page.url == hrefs[0]
+    assert v.errors == [], v.errors
+
+
+def test_data_sources_fold_each_campaign_and_count_its_files(site_url, visit):
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.page
+    page.goto(site_url + "data-sources/", wait_until="load")
+    folded = page.evaluate("document.documentElement.scrollHeight")
+    groups = page.evaluate("""() => [...document.querySelectorAll('article details')]
+        .filter(d => d.querySelector('table'))
+        .map(d => [d.querySelector('summary').textContent, d.querySelector('tbody').rows.length,
+                   d.open])""")
+    headings = page.locator("article h2").count()
+    assert len(groups) == headings >= 2                 # one fold per campaign heading
+    for summary, rows, is_open in groups:
+        assert not is_open
+        assert summary.startswith(f"{rows} file"), (summary, rows)
+    _reveal_all(page)
+    unfolded = page.evaluate("document.documentElement.scrollHeight")
+    assert folded < 4000 < unfolded, (folded, unfolded)
+    assert v.errors == [], v.errors
+
+
+# Each nav page and one campaign page with charts, at a desktop and a phone width, in both
+# palettes. The screenshots (full page) are the record a failure is looked at with.
+SCREENS = [(1440, 900), (390, 844)]
+SHOT_PAGES = [*NAV, ("qwen38-27b-pp", "deployments/qwen38-27b-pp.md")]
+MIN_CHART_TEXT_PX = 11
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SCREENS, ids=[f"{w}px" for w, _ in SCREENS])
+@pytest.mark.parametrize("title,md", SHOT_PAGES, ids=[_slug(t) for t, _ in SHOT_PAGES])
+def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width, height, scheme):
+    v = visit(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    _charts_ready(page)
+    # the record of the page, not a speed test: a full Data dictionary at 1440 px is a 10 MB PNG
+    # that took up to 15 s (Playwright's default limit) on a busy 2-core machine
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"), full_page=True,
+                    timeout=120_000)
+    # The page never scrolls sideways as a whole (wide tables and charts scroll in their box).
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{md} at {width}px: the page is {overflow}px wider than the screen"
+    charts = page.evaluate("""() => {
+        const bodyBg = getComputedStyle(document.body).backgroundColor;
+        return [...document.querySelectorAll('article svg.chart')].map(svg => {
+            const sizes = [...svg.querySelectorAll('text')].map(t => {
+                const m = t.getScreenCTM();          // rotated labels: the scale is |(a, b)|
+                return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+            });
+            const bg = svg.querySelector('.chart-bg');
+            const axis = svg.querySelector('[stroke="#000000"]');
+            const article = svg.closest('article');
+            return {label: svg.getAttribute('aria-label'), smallest: Math.min(...sizes),
+                    drawn: svg.getBoundingClientRect().width, column: article.clientWidth,
+                    href: svg.closest('a').getAttribute('href'),
+                    bg: bg && getComputedStyle(bg).fill, bodyBg,
+                    axis: axis && getComputedStyle(axis).stroke,
+                    ink: getComputedStyle(document.body).color};
+        });
+    }""")
+    for c in charts:
+        assert c["smallest"] >= MIN_CHART_TEXT_PX - 0.01, (md, width, c["label"], c["smallest"])
+        # Sized to the text column: on the phone the chart's narrow variant is shown, whole,
+        # no sideways scroll; the link still opens the full chart.
+        if width < 600:
+            assert c["drawn"] <= c["column"], (md, c["label"], c["drawn"], c["column"])
+            assert not c["href"].endswith("-narrow.svg")
+        # Drawn in the page's palette: the chart's background is the page's, its axes the ink.
+        assert c["bg"] == c["bodyBg"], (md, scheme, c)
+        if c["axis"]:
+            assert c["axis"] == c["ink"], (md, scheme, c)
+    if md in ("ethernet-bandwidth-math.md", "point-to-point.md"):
+        assert charts, f"{md}: no inline chart"
+    if scheme == "dark":
+        assert all(c["bg"] != "rgb(255, 255, 255)" for c in charts)
+    assert v.errors == [], f"{md}: {v.errors}"
+
+
+DECISION_PAGES = [(t, m) for t, m in NAV if m in ("index.md", "ethernet-bandwidth-math.md",
+                                                   "point-to-point.md")]
+
+
+@pytest.mark.parametrize("width,height", SCREENS, ids=[f"{w}px" for w, _ in SCREENS])
+@pytest.mark.parametrize("title,md", DECISION_PAGES, ids=[_slug(t) for t, _ in DECISION_PAGES])
+def test_the_bottom_line_is_on_the_first_screen(site_url, visit, title, md, width, height):
+    v = visit(viewport={"width": width, "height": height})
+    page = v.page
+    page.goto(site_url + _url_path(md), wait_until="load")
+    box = page.locator("article .admonition.abstract").first
+    assert box.locator(".admonition-title").inner_text().strip() == "Bottom line"
+    top = box.bounding_box()
+    # the box starts on the first screen and is the first block after the page title
+    assert top and top["y"] < height * 0.5, (md, width, top)
+    first_block = page.evaluate("""() => { const h = document.querySelector('article h1');
+        let n = h.nextElementSibling; return n && n.className; }""")
+    assert "abstract" in first_block, first_block
+    assert box.locator("li").count() >= 2
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--bottom-line-{width}px.png"))
+    assert v.errors == [], v.errors
+
+
+def test_point_to_point_ranks_the_region_pairs_for_pipeline_parallelism(site_url, visit, built):
+    v = visit(viewport={"width": 1440, "height": 900})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    table = page.locator("#pp-verdict ~ .md-typeset__scrollwrap table").first
+    headers = table.locator("thead th").all_inner_texts()
+    assert headers[:5] == ["Rank", "Pair", "RTT (worse)", "NCCL bandwidth (worse)", "Latency bound"]
+    ranks = [int(t) for t in table.locator("tbody tr td:first-child").all_inner_texts()]
+    # one row per region pair: n regions give n (n - 1) / 2 pairs, ranked 1..N by RTT
+    import csv
+    with open(built.docs / "point-to-point" / "data" / "fct_p2p_pp_verdict.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    featured = {r["campaign"] for r in rows if r["pair_rank"] == "1"}
+    regions = {r["region_a"] for r in rows} | {r["region_b"] for r in rows}
+    if len(featured) == 1:
+        assert ranks == list(range(1, len(regions) * (len(regions) - 1) // 2 + 1))
+    rtts = [float(t.split()[0]) for t in table.locator("tbody tr td:nth-child(3)").all_inner_texts()
+            if t.strip() != "—"]
+    assert rtts == sorted(rtts) and rtts
+    assert v.errors == [], v.errors
