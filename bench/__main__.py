@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import platform
 import os
+import platform
 import sys
 from pathlib import Path
 

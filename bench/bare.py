@@ -24,8 +24,8 @@ def build(root: Path) -> None:
     from pipeline.publish.figures import baseline as baseline_mod
     from pipeline.publish.page_render import render_campaign_pages, render_page
     from pipeline.publish.site import build_site
-    from pipeline.publish.what_changed import (PAGE, class_ranks, patch_home,
-                                               render_page as render_changes, stage)
+    from pipeline.publish.what_changed import PAGE, class_ranks, patch_home, stage
+    from pipeline.publish.what_changed import render_page as render_changes
     from pipeline.warehouse.steps import Layout
 
     project = Project(root.resolve())

@@ -14,6 +14,7 @@ def _imports(job: str) -> None:
     """What a job imports, loaded before its clock starts."""
     if job != "import_module_timed":
         import duckdb  # noqa: F401
+
         import pipeline.ingest.formats.netdev  # noqa: F401
         import pipeline.ingest.formats.ping  # noqa: F401
         import pipeline.ingest.runner  # noqa: F401
@@ -28,6 +29,7 @@ def netdev_scan(path: str, kind: str) -> dict:
     that the parser's contract asks for (a line that is not ``<iface>: <16 counters>`` is an
     error, and its counters are the rows)."""
     import duckdb
+
     from pipeline.ingest.formats.netdev import INTERFACE_LINE, lines_sql
     lines = lines_sql(Path(path))
     check = f"regexp_matches(line, '{INTERFACE_LINE}')"
@@ -49,6 +51,7 @@ def ingest_file(fmt_name: str, path: str, store: str) -> dict:
     """The project's ingest of one raw file into a raw store (parse, check, Parquet)."""
     import shutil
     from importlib import import_module
+
     from pipeline.ingest.runner import ingest_files
     from pipeline.ingest.scan import FileEntry
     fmt = import_module(f"pipeline.ingest.{fmt_name}").FORMAT

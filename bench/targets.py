@@ -141,8 +141,8 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
     """The raw layer of ``campaigns`` × ``size_mb`` netdev captures: in-process, one step
     after another, against the multiprocess executor with 2 processes; every step's DuckDB
     has one thread in both (a step per core). The raw layers they leave must be equal."""
-    from pipeline.project import Project
     from pipeline.orchestration.raw_digest import raw_digest
+    from pipeline.project import Project
     tree = _scale_tree(work, campaigns, size_mb)
     home = work / "scale-dagster-home"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.collect.llama_lab import run as llama_lab
 from pipeline.collect import ethtool, gguf, iperf3, journal, llama_log, netdev, ping
 from pipeline.collect import netns_lab as lab
 from pipeline.collect.campaign import CollectError, command_line
+from pipeline.collect.llama_lab import run as llama_lab
 
 MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab)
 

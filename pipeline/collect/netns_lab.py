@@ -25,8 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.collect.readme import write_readme
 from pipeline.collect.campaign import Campaign, CollectError, commit
+from pipeline.collect.readme import write_readme
 from pipeline.project import REPO_ROOT
 
 REPO = REPO_ROOT

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", default="-", help="JSON-lines file ('-' = stdout)")
     args = parser.parse_args(argv)
 
-    import torch                      # optional dependency: only the benchmark needs it
+    import torch  # optional dependency: only the benchmark needs it
     import torch.distributed as dist
 
     dist.init_process_group(backend=args.backend)   # env:// (MASTER_ADDR, RANK, WORLD_SIZE)

@@ -6,12 +6,23 @@ orchestration-free baseline a Dagster build is compared with.
 """
 from __future__ import annotations
 
-from pipeline.warehouse.steps import (Layout, build_campaigns, build_reference_models, build_shared, ingest,
-                          join_campaigns, load_references, run_tests, scan, statuses)
-from pipeline.warehouse.catalog import write_catalog
-from pipeline.warehouse.campaign import raw_tables
+from pipeline.util.sql import q
 from pipeline.warehouse import page_sources
-from pipeline.warehouse.schemas import q, replace_view
+from pipeline.warehouse.campaign import raw_tables
+from pipeline.warehouse.catalog import write_catalog
+from pipeline.warehouse.schemas import replace_view
+from pipeline.warehouse.steps import (
+    Layout,
+    build_campaigns,
+    build_reference_models,
+    build_shared,
+    ingest,
+    join_campaigns,
+    load_references,
+    run_tests,
+    scan,
+    statuses,
+)
 
 
 def ingest_tree(layout: Layout, log=None) -> list[str]:
@@ -32,6 +43,7 @@ def raw_views(con, layout: Layout, campaigns: list[str]) -> None:
     entries = [e for c in campaigns
                for e in layout.store.registry(c, [f.table for f in layout.formats.values()])]
     import pandas as pd
+
     from pipeline.ingest.store import REGISTRY_COLUMNS
     frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
     cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())

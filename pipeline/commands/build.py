@@ -19,10 +19,10 @@ import signal
 import sys
 
 from pipeline.commands import build_key
+from pipeline.project import Project
 from pipeline.publish.docs_swap import clean_staging, recover
 from pipeline.util.faults import checkpoint
 from pipeline.util.lock import OWNER_ENV, BuildLockedError, writer_lock
-from pipeline.project import Project
 
 
 def _instance():
@@ -77,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(record["exit_code"])
     build_key.forget(project)
     checkpoint("build:starting")    # decided to build, nothing built yet (tests stop here)
-    from pipeline.commands.in_process import build        # Dagster: imported only when there is work to do
+    from pipeline.commands.in_process import (
+        build,  # Dagster: imported only when there is work to do
+    )
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,

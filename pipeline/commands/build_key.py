@@ -20,11 +20,11 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from pipeline.util.atomic import atomic_write
-from pipeline.publish.figures.baseline import LEDGER
-from pipeline.util.hashing import sha256_of
 from pipeline.ingest.digest import folder_digest
 from pipeline.project import REPO_ROOT, Project
+from pipeline.publish.figures.baseline import LEDGER
+from pipeline.util.atomic import atomic_write
+from pipeline.util.hashing import sha256_of
 
 # every module of the pipeline package, whichever layer it is in
 CODE = REPO_ROOT / "pipeline"

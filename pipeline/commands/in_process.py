@@ -13,8 +13,8 @@ from pathlib import Path
 import duckdb
 from dagster import AssetSelection, DagsterInstance
 
-from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
 from pipeline.definitions import build_definitions
+from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
 from pipeline.project import Project
 
 # What a build reads (and, for docs/, writes). Code is imported, not copied.

@@ -20,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get(EXECUTOR_ENV, "").startswith("multiprocess"):
         start_forkserver()
     from dagster import DagsterInstance
+
     from pipeline.util.lock import BuildLockedError
     try:
         ok, steps = run(DagsterInstance.get(), args or None)

@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-
+from pipeline.ingest.scan import Scan
 from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS, RawStore, write_parquet
 from pipeline.project import KIND_OF_AREA
-from pipeline.ingest.scan import Scan
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd

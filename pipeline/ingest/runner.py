@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pipeline.util.faults import checkpoint
-from pipeline.ingest.store import RawStore, present, remove_head, sql_literal, write_parquet, write_sharded
 from pipeline.ingest.base import Format, ParseError
+from pipeline.ingest.store import RawStore, present, remove_head, write_parquet, write_sharded
+from pipeline.util.faults import checkpoint
+from pipeline.util.sql import literal
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -119,14 +120,14 @@ def _parse_into(fmt: Format, path: Path, target: Path, campaign: str, entry, reg
     try:
         streamed = fmt.stream(path, con)
         checkpoint("ingest:parsed")
-        rows = (f"select {sql_literal(entry.source_file)} as source_file, "
-                f"{sql_literal(campaign)} as campaign, * from ({streamed.select})")
+        rows = (f"select {literal(entry.source_file)} as source_file, "
+                f"{literal(campaign)} as campaign, * from ({streamed.select})")
         try:
             if streamed.sharded:
                 def shards(folder: Path, typed) -> list[int]:
                     return streamed.write_shards(folder, lambda sql: typed(
-                        f"select {sql_literal(entry.source_file)} as source_file, "
-                        f"{sql_literal(campaign)} as campaign, * from ({sql})"))
+                        f"select {literal(entry.source_file)} as source_file, "
+                        f"{literal(campaign)} as campaign, * from ({sql})"))
                 return write_sharded(target, columns_of(fmt), ok, shards, con=con,
                                      phase="ingest", check=streamed.check)
             return write_parquet(target, columns_of(fmt), None, registry=ok, select_sql=rows,

@@ -20,11 +20,11 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.util.hashing import sha256_of
-from pipeline.ingest.digest import folder_digest
 from pipeline.ingest import safe_yaml
+from pipeline.ingest.digest import folder_digest
 from pipeline.ingest.manifest import Campaign, ManifestError, valid_campaign_name, validate
 from pipeline.project import CAMPAIGN_AREAS
+from pipeline.util.hashing import sha256_of
 
 NOT_DATA = {"README.md", "manifest.yaml"}
 

@@ -33,6 +33,7 @@ import duckdb
 
 from pipeline.util import scratch
 from pipeline.util.faults import checkpoint
+from pipeline.util.sql import literal
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -58,10 +59,6 @@ REGISTRY_COLUMNS = {
     "parser_version": "INTEGER", "status": "VARCHAR", "reason": "VARCHAR",
     "rows_ingested": "BIGINT",
 }
-
-
-def sql_literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def typed_select(columns: dict[str, str], select_sql: str) -> str:
@@ -127,7 +124,7 @@ class RawStore:
         paths = self.files(campaign, table)
         if not paths:
             return typed_empty(columns)
-        listed = ", ".join(sql_literal(str(p)) for p in paths)
+        listed = ", ".join(literal(str(p)) for p in paths)
         cols = ", ".join(f'"{c}"' for c in columns)
         return f"select {cols} from read_parquet([{listed}])"
 
@@ -208,7 +205,7 @@ def present(path: Path) -> bool:
 
 def _kv_metadata(entry: dict) -> str:
     """COPY option that stores a registry entry in the Parquet footer."""
-    return f", kv_metadata {{{REGISTRY_KEY}: {sql_literal(json.dumps(entry, sort_keys=True))}}}"
+    return f", kv_metadata {{{REGISTRY_KEY}: {literal(json.dumps(entry, sort_keys=True))}}}"
 
 
 def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | None,
@@ -231,7 +228,7 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             if registry is not None:
                 options += _kv_metadata(registry)
             n = con.execute(f"copy ({typed_select(columns, select_sql)}) to "
-                            f"{sql_literal(str(tmp))} ({options})").fetchall()[0][0]
+                            f"{literal(str(tmp))} ({options})").fetchall()[0][0]
         else:
             cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
             con.execute(f"create or replace temp table _out ({cols})")
@@ -245,7 +242,7 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             if registry is not None:
                 ok = registry.get("status") == "ok"
                 options += _kv_metadata(dict(registry, rows_ingested=n) if ok else registry)
-            con.execute(f"copy _out to {sql_literal(str(tmp))} ({options})")
+            con.execute(f"copy _out to {literal(str(tmp))} ({options})")
             con.execute("drop table _out")
         if check is not None:
             check(tmp)
@@ -279,7 +276,7 @@ def write_sharded(target: Path, columns: dict[str, str], registry: dict, write_s
         if check is not None:
             check(shards)
         entry = dict(registry, rows_ingested=n, shards=len(shards))
-        con.execute(f"copy ({typed_empty(columns)}) to {sql_literal(str(tmp_head))} "
+        con.execute(f"copy ({typed_empty(columns)}) to {literal(str(tmp_head))} "
                     f"(format parquet{_kv_metadata(entry)})")
         _reached(phase, "written")
         _remove(shard_dir(target))

@@ -22,7 +22,6 @@ from pipeline.orchestration.sql_assets import sql_assets
 from pipeline.project import Project
 from pipeline.warehouse.steps import Layout
 
-
 # Every step covers a range of campaign partitions in one run (the build's run, a UI backfill,
 # `dg launch --partition-range`); a single-run policy says so to Dagster.
 SINGLE_RUN = BackfillPolicy.single_run()

@@ -2,14 +2,13 @@
 
 import os
 
-from dagster import (AssetSelection, DefaultScheduleStatus, RunRequest, define_asset_job,
-                     schedule)
+from dagster import AssetSelection, DefaultScheduleStatus, RunRequest, define_asset_job, schedule
 
-from pipeline.project import Project
 from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
 from pipeline.orchestration.sensor import raw_data_sensor
 from pipeline.orchestration.stale_runs import fail_dead_runs
 from pipeline.orchestration.what_changed_asset import ASSET as WHAT_CHANGED
+from pipeline.project import Project
 
 rebuild_job = define_asset_job("rebuild_everything", selection=AssetSelection.all(),
                                description="Ingest raw_data/, build every model, page and the site.")

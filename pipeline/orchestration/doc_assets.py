@@ -9,18 +9,19 @@ of them rendered, so a shared page that fails leaves docs/ entirely as it was.
 
 import os
 
-from dagster import (AssetExecutionContext, MaterializeResult, MetadataValue, asset)
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
-from pipeline.publish import pages as pages_mod
-from pipeline.publish.page_render import render_campaign_pages, render_page
-from pipeline.warehouse.steps import Layout
-from pipeline.publish.charts import Chart, discover_charts
-from pipeline.publish.docs_swap import clean_staging, publish, recover, staging_dir
-from pipeline.publish.site import build_site
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.raw_assets import OWNERS
 from pipeline.orchestration.resources import Warehouse
-from pipeline.orchestration.what_changed_asset import ASSET as WHAT_CHANGED, what_changed_asset
+from pipeline.orchestration.what_changed_asset import ASSET as WHAT_CHANGED
+from pipeline.orchestration.what_changed_asset import what_changed_asset
+from pipeline.publish import pages as pages_mod
+from pipeline.publish.charts import Chart, discover_charts
+from pipeline.publish.docs_swap import clean_staging, publish, recover, staging_dir
+from pipeline.publish.page_render import render_campaign_pages, render_page
+from pipeline.publish.site import build_site
+from pipeline.warehouse.steps import Layout
 
 GROUP_DOCS = "docs"
 

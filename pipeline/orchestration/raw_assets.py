@@ -4,14 +4,25 @@ declared-parameter CSVs."""
 
 import re
 
-from dagster import (AssetOut, AssetSpec, DynamicOut, DynamicOutput, MaterializeResult,
-                     Nothing, OpExecutionContext, Out, Output, graph_multi_asset,
-                     multi_asset, op)
+from dagster import (
+    AssetOut,
+    AssetSpec,
+    DynamicOut,
+    DynamicOutput,
+    MaterializeResult,
+    Nothing,
+    OpExecutionContext,
+    Out,
+    Output,
+    graph_multi_asset,
+    multi_asset,
+    op,
+)
 
-from pipeline.warehouse.steps import Layout, ingest, load_references, scan
 from pipeline.ingest.base import Format
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.resources import Warehouse
+from pipeline.warehouse.steps import Layout, ingest, load_references, scan
 
 GROUP_RAW = "raw"
 GROUP_REFERENCE = "reference"

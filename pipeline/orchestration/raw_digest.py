@@ -2,11 +2,11 @@
 bench's parallel target, tests/orchestration/test_scale_out.py)."""
 from __future__ import annotations
 
+from pipeline.ingest.runner import columns_of
+from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
+from pipeline.project import Project
 from pipeline.util import scratch
 from pipeline.warehouse.steps import Layout
-from pipeline.ingest.runner import columns_of
-from pipeline.project import Project
-from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
 
 
 def raw_digest(project: Project) -> dict[str, tuple]:

@@ -9,9 +9,9 @@ from typing import Iterator
 import duckdb
 from dagster import ConfigurableResource
 
-from pipeline.warehouse.steps import Layout
-from pipeline.util.lock import ingest_lock, writer_lock
 from pipeline.project import Project
+from pipeline.util.lock import ingest_lock, writer_lock
+from pipeline.warehouse.steps import Layout
 
 
 class Warehouse(ConfigurableResource):

@@ -33,8 +33,10 @@ from typing import Iterator
 
 from dagster import Field
 from dagster._config import StringSource
-from dagster._core.storage.event_log.sqlite.sqlite_event_log import (INDEX_SHARD_NAME,
-                                                                      SqliteEventLogStorage)
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import (
+    INDEX_SHARD_NAME,
+    SqliteEventLogStorage,
+)
 from dagster._core.storage.runs.sqlite.sqlite_run_storage import SqliteRunStorage
 from dagster._core.storage.schedules.sqlite.sqlite_schedule_storage import SqliteScheduleStorage
 from dagster._core.storage.sqlite import SQLITE_BUSY_TIMEOUT_SECONDS, create_db_conn_string

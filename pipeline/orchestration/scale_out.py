@@ -70,10 +70,11 @@ def ingest_job():
 
 def _job():
     from dagster import AssetSelection, Definitions, define_asset_job
-    from pipeline.warehouse.steps import Layout
+
     from pipeline.orchestration.raw_assets import raw_layer_asset
     from pipeline.orchestration.resources import Warehouse
     from pipeline.project import Project
+    from pipeline.warehouse.steps import Layout
     project = Project.from_env()
     layout = Layout(project)
     raw = raw_layer_asset(list(layout.formats.values()))
@@ -89,8 +90,9 @@ def run(instance, campaigns: list[str] | None = None):
     """Ingest ``campaigns`` (default: every campaign folder) in one run of ``ingest_campaigns``
     recorded in ``instance`` (a persistent one: out-of-process steps report to it)."""
     from dagster import execute_job, reconstructable
-    from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
+
     from pipeline.ingest.runner import parse_config
+    from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
     from pipeline.project import Project
     parse_config()          # a bad INTERCONNECT_PARSE_THREADS is refused before the run
     executor()              # and so is a bad INTERCONNECT_EXECUTOR

@@ -4,9 +4,9 @@ import gc
 import os
 
 import dagster._core.storage.event_log.sqlite.sqlite_event_log  # noqa: F401
+import dagster._core.storage.fs_io_manager  # noqa: F401
 import dagster._core.storage.runs.sqlite.sqlite_run_storage  # noqa: F401
 import dagster._core.storage.schedules.sqlite.sqlite_schedule_storage  # noqa: F401
-import dagster._core.storage.fs_io_manager  # noqa: F401
 import pandas  # noqa: F401 - the parsers' frames (imported where used, not with the job)
 
 from pipeline.orchestration import scale_out

@@ -24,17 +24,25 @@ import json
 import os
 import time
 
-from dagster import (AddDynamicPartitionsRequest, AssetSelection, DefaultSensorStatus,
-                     DeleteDynamicPartitionsRequest, RunRequest, SensorEvaluationContext,
-                     SensorResult, SkipReason, sensor)
+from dagster import (
+    AddDynamicPartitionsRequest,
+    AssetSelection,
+    DefaultSensorStatus,
+    DeleteDynamicPartitionsRequest,
+    RunRequest,
+    SensorEvaluationContext,
+    SensorResult,
+    SkipReason,
+    sensor,
+)
 
-from pipeline.warehouse.catalog import REFERENCE_FOLDER
 from pipeline.ingest.digest import folder_digest
 from pipeline.ingest.scan import campaign_folders
-from pipeline.util.lock import BuildLockedError, reader_lock
-from pipeline.project import Project
 from pipeline.orchestration.partitions import CAMPAIGNS, range_tags
 from pipeline.orchestration.stale_runs import fail_dead_runs
+from pipeline.project import Project
+from pipeline.util.lock import BuildLockedError, reader_lock
+from pipeline.warehouse.catalog import REFERENCE_FOLDER
 
 SETTLE_ENV, INTERVAL_ENV = "INTERCONNECT_SENSOR_SETTLE", "INTERCONNECT_SENSOR_INTERVAL"
 

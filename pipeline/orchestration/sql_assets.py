@@ -9,22 +9,38 @@ campaign check runs for each campaign, and a blocking one that fails withholds t
 sense: Dagster would skip every page downstream, the notice included.
 """
 
-from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
-                     AssetSpec, MaterializeResult, MetadataValue, TableColumn,
-                     TableSchema, multi_asset)
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    AssetSpec,
+    MaterializeResult,
+    MetadataValue,
+    TableColumn,
+    TableSchema,
+    multi_asset,
+)
 
-from pipeline.warehouse import column_notes
-from pipeline.publish import pages as pages_mod
-from pipeline.warehouse.schemas import TEMPLATE
-from pipeline.warehouse.steps import (META_TABLES, Layout, build_campaigns, build_reference_models,
-                           build_shared, join_campaigns, run_tests, statuses)
-from pipeline.warehouse import page_sources
-from pipeline.warehouse.catalog import write_catalog
-from pipeline.warehouse.scopes import PAGE_SOURCES
-from pipeline.publish.charts import discover_charts
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.raw_assets import OWNERS
 from pipeline.orchestration.resources import Warehouse
+from pipeline.publish import pages as pages_mod
+from pipeline.publish.charts import discover_charts
+from pipeline.warehouse import column_notes, page_sources
+from pipeline.warehouse.catalog import write_catalog
+from pipeline.warehouse.schemas import TEMPLATE
+from pipeline.warehouse.scopes import PAGE_SOURCES
+from pipeline.warehouse.steps import (
+    META_TABLES,
+    Layout,
+    build_campaigns,
+    build_reference_models,
+    build_shared,
+    join_campaigns,
+    run_tests,
+    statuses,
+)
 
 META_DESCRIPTIONS = {
     "meta_models": "Every SQL model: grain, layer, scope and upstreams (the data dictionary's backbone).",
@@ -97,6 +113,18 @@ def _check_result(spec: AssetCheckSpec, test, results: list[dict]) -> AssetCheck
                   "sql_file": f"sql/tests/{test.path.name}"})
 
 
+def _model_results(models, rows: dict, schemas: dict):
+    for m in models:
+        yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
+                                                            **schemas.get(m.name, {})})
+
+
+def _check_results(specs, tests: dict, results: list[dict]):
+    for spec in specs:
+        yield _check_result(spec, tests[spec.name],
+                            [r for r in results if r["check_name"] == spec.name])
+
+
 def sql_assets(layout: Layout, tables: dict[str, list[str]]):
     plan = layout.plan
     order = [m.name for m in layout.models]
@@ -120,12 +148,8 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
                 rows = build_reference_models(con, warehouse.layout)
                 results = run_tests(con, warehouse.layout, "reference")
                 schemas = _column_schemas(con, warehouse.layout, ref_names)
-            for m in plan.reference:
-                yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
-                                                                    **schemas.get(m.name, {})})
-            for spec in ref_checks:
-                yield _check_result(spec, tests[spec.name],
-                                    [r for r in results if r["check_name"] == spec.name])
+            yield from _model_results(plan.reference, rows, schemas)
+            yield from _check_results(ref_checks, tests, results)
 
         assets.append(_reference)
 
@@ -151,9 +175,7 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
                 "rows": sum(o.rows.get(m.name, 0) for c, o in outcomes.items() if c),
                 "campaigns": len(campaigns), **schemas.get(m.name, {})})
         results = [r for c, o in outcomes.items() if c for r in o.checks]
-        for spec in camp_checks:
-            yield _check_result(spec, tests[spec.name],
-                                [r for r in results if r["check_name"] == spec.name])
+        yield from _check_results(camp_checks, tests, results)
 
     assets.append(_campaigns)
 
@@ -181,17 +203,11 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
             rows.update(build_shared(con, lay, plan.after_catalog))
             results += run_tests(con, lay, "after_catalog")
             schemas = _column_schemas(con, lay, shared_names)
-        for m in plan.shared:
-            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
-                                                                **schemas.get(m.name, {})})
+        yield from _model_results(plan.shared, rows, schemas)
         for t in catalog_tables:
             yield MaterializeResult(asset_key=t, metadata={**stats, "published": len(published)})
-        for m in plan.after_catalog:
-            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
-                                                                **schemas.get(m.name, {})})
-        for spec in shared_checks:
-            yield _check_result(spec, tests[spec.name],
-                                [r for r in results if r["check_name"] == spec.name])
+        yield from _model_results(plan.after_catalog, rows, schemas)
+        yield from _check_results(shared_checks, tests, results)
 
     assets.append(_shared)
     assets.append(_after_pages_asset(layout, all_tables, order, tests))
@@ -226,11 +242,7 @@ def _after_pages_asset(layout: Layout, all_tables: dict[str, list[str]], order, 
             results = run_tests(con, lay, "after_pages")
             schemas = _column_schemas(con, lay, names)
         yield MaterializeResult(asset_key=PAGE_SOURCES, metadata={"rows": kept})
-        for m in plan.after_pages:
-            yield MaterializeResult(asset_key=m.name, metadata={"rows": rows[m.name],
-                                                                **schemas.get(m.name, {})})
-        for spec in checks:
-            yield _check_result(spec, tests[spec.name],
-                                [r for r in results if r["check_name"] == spec.name])
+        yield from _model_results(plan.after_pages, rows, schemas)
+        yield from _check_results(checks, tests, results)
 
     return _after_pages

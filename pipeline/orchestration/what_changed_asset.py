@@ -1,19 +1,34 @@
 """The What changed asset: the build's figures ledger against the previous published build,
 the page that lists the difference, and the regression checks on it (warning severity)."""
 
-from dagster import (AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
-                     Config, MaterializeResult, MetadataValue, asset)
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    Config,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
 from pydantic import Field
 
+from pipeline.orchestration.raw_assets import OWNERS
+from pipeline.orchestration.resources import Warehouse
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.docs_swap import staging_dir
 from pipeline.publish.figures import baseline as baseline_mod
 from pipeline.publish.figures import regressions
 from pipeline.publish.figures.diff import figures_changed
-from pipeline.publish.what_changed import (PAGE, class_ranks, mart_rows, patch_home, render_page,
-                                           stage, summary_line)
-from pipeline.orchestration.raw_assets import OWNERS
-from pipeline.orchestration.resources import Warehouse
+from pipeline.publish.what_changed import (
+    PAGE,
+    class_ranks,
+    mart_rows,
+    patch_home,
+    render_page,
+    stage,
+    summary_line,
+)
 
 ASSET = "what_changed"
 

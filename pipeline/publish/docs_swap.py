@@ -17,7 +17,6 @@ from pipeline.project import CAMPAIGN_AREAS
 from pipeline.util.atomic import write_if_changed
 
 
-
 def staging_dir(project, run_id: str) -> Path:
     return project.docs_staging / run_id
 

@@ -14,7 +14,6 @@ from markupsafe import Markup
 from pipeline.publish.figures.tracked import note
 from pipeline.publish.filters import FILTERS, NOT_MEASURED
 
-
 _MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "[": "&#91;",
                "]": "&#93;", "{": "&#123;", "}": "&#125;", "\\": "&#92;", "$": "&#36;"}
 

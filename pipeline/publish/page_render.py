@@ -13,12 +13,18 @@ from pipeline.project import AREA_OF_KIND
 from pipeline.publish import markdown
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.charts import Chart
-from pipeline.publish.figures.site_ledger import figure_sources, row_keys, stage_figures, unstage_figures
+from pipeline.publish.figures.site_ledger import (
+    figure_sources,
+    row_keys,
+    stage_figures,
+    unstage_figures,
+)
 from pipeline.publish.published import published_in
 from pipeline.util.faults import checkpoint
+from pipeline.util.sql import q
 from pipeline.warehouse import page_sources
 from pipeline.warehouse.lineage import Lineage
-from pipeline.warehouse.schemas import campaign_schema, q, reset_search_path, set_search_path
+from pipeline.warehouse.schemas import campaign_schema, reset_search_path, set_search_path
 
 
 def write_staged(staged, rel: str, data) -> None:

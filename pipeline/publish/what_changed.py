@@ -166,6 +166,7 @@ def _label(e: dict) -> str:
 
 def _entries(kinds, changes: list[dict], link, esc, ranks: dict[str, int]) -> list[list]:
     from markupsafe import Markup
+
     from pipeline.publish.filters import signed_pct
     out = []
     for e in changes:
@@ -208,7 +209,9 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
                 site: dict | None = None) -> str:
     """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp."""
     from markupsafe import Markup
-    from pipeline.publish import markdown, pages as pages_mod
+
+    from pipeline.publish import markdown
+    from pipeline.publish import pages as pages_mod
 
     def url(target: str) -> Markup:
         from urllib.parse import quote

@@ -11,13 +11,25 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from pipeline.warehouse import models as models_mod
 from pipeline.ingest.base import Format
 from pipeline.ingest.runner import columns_of
-from pipeline.warehouse.schemas import (campaign_schema, fresh_schema, q, replace_view, reset_search_path,
-                      set_search_path)
+from pipeline.ingest.store import (
+    CAMPAIGN_COLUMNS,
+    FILE_COLUMNS,
+    REGISTRY_COLUMNS,
+    RawStore,
+    typed_empty,
+)
+from pipeline.util.sql import q
+from pipeline.warehouse import models as models_mod
+from pipeline.warehouse.schemas import (
+    campaign_schema,
+    fresh_schema,
+    replace_view,
+    reset_search_path,
+    set_search_path,
+)
 from pipeline.warehouse.scopes import Plan
-from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS, REGISTRY_COLUMNS, RawStore, typed_empty
 
 CHECK_COLUMNS = {
     "campaign": "VARCHAR", "check_name": "VARCHAR", "statement": "VARCHAR",

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pipeline.warehouse import column_notes
-from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.ingest import reference
 from pipeline.ingest.scan import rejected_folders
+from pipeline.util.sql import q
+from pipeline.warehouse import column_notes
+from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.warehouse.lineage import file_sha
-from pipeline.warehouse.schemas import (EVERY, TEMPLATE, campaign_schema, campaign_schemas, q)
+from pipeline.warehouse.schemas import EVERY, TEMPLATE, campaign_schema, campaign_schemas
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd

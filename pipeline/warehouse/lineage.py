@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.warehouse import models
-from pipeline.util.hashing import file_sha
 from pipeline.ingest.formats import discover_formats
 from pipeline.ingest.reference import table_name as ref_table_name
+from pipeline.util.hashing import file_sha
+from pipeline.warehouse import models
 
 
 @dataclass(frozen=True)

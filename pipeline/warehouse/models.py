@@ -14,8 +14,8 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.warehouse import column_notes
 from pipeline.util import scratch
+from pipeline.warehouse import column_notes
 
 LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)

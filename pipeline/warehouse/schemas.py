@@ -12,17 +12,11 @@
 """
 from __future__ import annotations
 
+from pipeline.util.sql import literal, q
+
 TEMPLATE = "campaign template"
 EVERY = "every campaign"
 _PREFIX = "campaign:"
-
-
-def q(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
-
-
-def lit(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def campaign_schema(campaign: str | None) -> str:
@@ -34,7 +28,7 @@ def campaign_of_schema(schema: str) -> str | None:
 
 
 def set_search_path(con, *schemas: str) -> None:
-    con.execute(f"set search_path = {lit(','.join(q(s) for s in schemas))}")
+    con.execute(f"set search_path = {literal(','.join(q(s) for s in schemas))}")
 
 
 def reset_search_path(con) -> None:

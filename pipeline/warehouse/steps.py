@@ -10,19 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from pipeline.warehouse import models as models_mod
-from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
 from pipeline.ingest import reference
-from pipeline.ingest.formats import discover_formats
 from pipeline.ingest.base import Format
 from pipeline.ingest.campaign_tables import write_campaign
+from pipeline.ingest.formats import discover_formats
 from pipeline.ingest.runner import IngestSummary, ingest_files
 from pipeline.ingest.scan import FileEntry, Scan, campaign_folders, scan_campaign
-from pipeline.project import Project
-from pipeline.warehouse.schemas import (EVERY, campaign_schema, campaign_schemas, q, reset_search_path,
-                      set_search_path, union_views)
-from pipeline.warehouse.scopes import CAMPAIGN_MANIFEST_TABLES, Plan, plan
 from pipeline.ingest.store import RawStore
+from pipeline.project import Project
+from pipeline.util.sql import q
+from pipeline.warehouse import models as models_mod
+from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
+from pipeline.warehouse.schemas import (
+    EVERY,
+    campaign_schema,
+    campaign_schemas,
+    reset_search_path,
+    set_search_path,
+    union_views,
+)
+from pipeline.warehouse.scopes import CAMPAIGN_MANIFEST_TABLES, Plan, plan
 
 META_TABLES = ("meta_models", "meta_columns", "meta_check_results", "meta_declared_files",
                "meta_page_sources", "meta_campaign_status", "meta_rejected_paths",
@@ -91,8 +98,8 @@ def scan(layout: Layout, campaign: str) -> Scan:
 
 def stored_files(layout: Layout, campaign: str) -> list[FileEntry]:
     """The file list the last scan of ``campaign`` stored."""
-    from pipeline.util import scratch
     from pipeline.ingest.store import FILE_COLUMNS
+    from pipeline.util import scratch
     con = scratch.cursor()
     try:
         rows = con.execute(layout.store.relation(campaign, "raw_files", FILE_COLUMNS)).fetchall()

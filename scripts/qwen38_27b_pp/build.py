@@ -15,8 +15,17 @@ from .manifest import manifest_text
 from .netdev import add_background, add_gap_background, counter_values, netdev_text, sample_grid
 from .ping import find_rtts, ping_text
 from .snapshot import snapshot_transfer
-from .targets import (CLAW_IP, CLAW_USB_IP, IPERF_C2S_BPS, IPERF_S2C_BPS, PING, SEED, T0_US,
-                      rel, write)
+from .targets import (
+    CLAW_IP,
+    CLAW_USB_IP,
+    IPERF_C2S_BPS,
+    IPERF_S2C_BPS,
+    PING,
+    SEED,
+    T0_US,
+    rel,
+    write,
+)
 from .timeline import build_session
 
 

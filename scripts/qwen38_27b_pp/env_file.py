@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from .targets import CLAW_IP, RPC_PORT
 
-
 ENV_TEXT = f"""\
 # /etc/frank/frank-dragoon.env -- EnvironmentFile= of frank-dragoon.service (llama-server)
 # Qwen3.8-27B pipeline-parallel over ggml RPC: claw (rpc-server) + server (head, local GPU).

@@ -8,7 +8,6 @@ import numpy as np
 from .session import Session
 from .targets import ACK_BYTES, fmt_ts, rel
 
-
 NETDEV_HEAD = ("Inter-|   Receive                                                |  Transmit\n"
                " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets "
                "errs drop fifo colls carrier compressed\n")

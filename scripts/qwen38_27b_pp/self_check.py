@@ -7,9 +7,20 @@ import re
 from pathlib import Path
 
 from .ping import iputils_stats, iputils_time
-from .targets import (BUSY_BPS, H2W_PER_POS, KV_BYTES_PER_TOKEN_LAYER, PING, PREFILL_MS,
-                      PROMPT_TOKENS, SNAP_BYTES, SNAP_LINK_S, SNAP_TOKENS, SNAP_TOOK_MS,
-                      TASK_ID, W2H_PER_POS)
+from .targets import (
+    BUSY_BPS,
+    H2W_PER_POS,
+    KV_BYTES_PER_TOKEN_LAYER,
+    PING,
+    PREFILL_MS,
+    PROMPT_TOKENS,
+    SNAP_BYTES,
+    SNAP_LINK_S,
+    SNAP_TOKENS,
+    SNAP_TOOK_MS,
+    TASK_ID,
+    W2H_PER_POS,
+)
 
 
 def read_netdev(path: Path, iface: str) -> tuple[list[int], list[int]]:

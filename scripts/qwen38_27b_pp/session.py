@@ -4,9 +4,17 @@ from __future__ import annotations
 import math
 import random
 
-from .targets import (ACK_BYTES, ACK_RATIO, CLIENT_IP, H2W_PER_POS, MSS_FRAME, TASK_ID,
-                      UBATCH, W2H_PER_POS, rel)
-
+from .targets import (
+    ACK_BYTES,
+    ACK_RATIO,
+    CLIENT_IP,
+    H2W_PER_POS,
+    MSS_FRAME,
+    TASK_ID,
+    UBATCH,
+    W2H_PER_POS,
+    rel,
+)
 
 SLT = "slot {fn:>12.12}: id {slot:2d} | task {task} | "
 SRV = "srv  {fn:>12.12}: "

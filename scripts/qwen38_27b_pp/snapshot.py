@@ -6,8 +6,16 @@ import random
 import numpy as np
 
 from .session import Session
-from .targets import (ACK_RATIO, SEED, SNAP_BYTES, SNAP_LINK_S, SNAP_PEAK_BPS, SNAP_TOKENS,
-                      SNAP_TOOK_MS, rel)
+from .targets import (
+    ACK_RATIO,
+    SEED,
+    SNAP_BYTES,
+    SNAP_LINK_S,
+    SNAP_PEAK_BPS,
+    SNAP_TOKENS,
+    SNAP_TOOK_MS,
+    rel,
+)
 
 
 def snapshot_transfer(s: Session, claw_grid_us: list[int], info: dict, bg_claw_tx) -> dict:

@@ -4,10 +4,24 @@ from __future__ import annotations
 import random
 
 from .session import Session, slt, srv
-from .targets import (DECODE_MS, DECODE_TOKENS, DRAFT_ACCEPTED, DRAFT_GENERATED,
-                      H2W_PER_POS, KV_BYTES_PER_TOKEN_LAYER, PREFILL_MS, PROC_US,
-                      PROMPT_TOKENS, SEED, SNAP_TOKENS, SNAP_TOOK_MS, T0_US, TASK_ID,
-                      W2H_PER_POS, rel)
+from .targets import (
+    DECODE_MS,
+    DECODE_TOKENS,
+    DRAFT_ACCEPTED,
+    DRAFT_GENERATED,
+    H2W_PER_POS,
+    KV_BYTES_PER_TOKEN_LAYER,
+    PREFILL_MS,
+    PROC_US,
+    PROMPT_TOKENS,
+    SEED,
+    SNAP_TOKENS,
+    SNAP_TOOK_MS,
+    T0_US,
+    TASK_ID,
+    W2H_PER_POS,
+    rel,
+)
 
 
 def state_size_bytes(n_tokens: int) -> int:

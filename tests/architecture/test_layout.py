@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from paths import REPO
 
 PIPELINE = REPO / "pipeline"

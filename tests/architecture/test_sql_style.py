@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 SQL = REPO / "sql"

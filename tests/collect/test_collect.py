@@ -18,8 +18,8 @@ import yaml
 
 from pipeline.collect.campaign import Campaign, Output, commit
 from pipeline.collect.gguf import header_copy
-from paths import REPO
 
+from paths import REPO
 
 
 def collect(*args, env_path: str | None = None) -> subprocess.CompletedProcess:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from paths import REPO
 
 IN_CI = os.environ.get("CI") == "true"

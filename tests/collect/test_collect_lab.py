@@ -18,10 +18,10 @@ import duckdb
 import pytest
 
 from pipeline.collect import netns_lab as lab
-from pipeline.ingest.formats import discover_formats
 from pipeline.commands.bare_build import ingest_tree, raw_views
-from pipeline.warehouse.steps import Layout
+from pipeline.ingest.formats import discover_formats
 from pipeline.project import Project
+from pipeline.warehouse.steps import Layout
 
 RATE_MBIT = 200
 SECONDS = 3

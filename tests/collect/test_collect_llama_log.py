@@ -16,8 +16,8 @@ from pathlib import Path
 import yaml
 
 from pipeline.ingest.formats.journal import parse
-from paths import REPO
 
+from paths import REPO
 
 SERVER = r'''
 import sys, time

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO, warehouse
 from pipeline.collect.llama_lab import run
 from pipeline.collect.llama_lab.model import Shape
+
+from conftest import REPO, warehouse
 
 SHAPE = Shape()
 CAMPAIGNS = sorted(p.name for p in (REPO / "raw_data" / "deployments").glob("lab-rpc-*"))

@@ -23,6 +23,7 @@ import pytest
 from pipeline.collect import netns_lab as lab
 from pipeline.collect.llama_lab import run, tools
 from pipeline.collect.llama_lab.model import Shape
+
 from conftest import build_copy, warehouse
 
 RATE_MBIT = 100

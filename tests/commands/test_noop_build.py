@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.commands.in_process import copy_tree
 from pipeline.commands.build_key import record_path
+from pipeline.commands.in_process import copy_tree
 from pipeline.project import Project
 
 from conftest import REPO, cli_env, run_cli_build
@@ -139,6 +139,7 @@ def test_the_record_sits_beside_the_warehouse(monkeypatch, tmp_path):
 def test_the_code_digest_covers_every_layer_of_the_pipeline():
     # the no-op record's code digest reads every module under pipeline/, not one package's
     from pipeline.commands import build_key
+
     from paths import REPO
     assert build_key.CODE == REPO / "pipeline"
     hashed = {p.relative_to(build_key.CODE).parts[0] for p in build_key.CODE.rglob("*.py")}

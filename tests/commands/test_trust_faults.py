@@ -28,10 +28,10 @@ import duckdb
 import pytest
 
 from pipeline.commands.in_process import copy_tree
-from pipeline.warehouse.steps import Layout
-from pipeline.publish.docs_swap import recover
-from pipeline.project import Project
 from pipeline.ingest.store import REGISTRY_KEY
+from pipeline.project import Project
+from pipeline.publish.docs_swap import recover
+from pipeline.warehouse.steps import Layout
 
 from conftest import REPO
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from test_trust_hostile import parse
 
 from pipeline.commands.in_process import copy_tree
 
 from conftest import REPO, run_cli_build
-from test_trust_hostile import parse
 
 CANARY = "CANARY-7f3a-outside-raw-data"
 GIT_CANARY = "GIT-CONFIG-CANARY-91c2"

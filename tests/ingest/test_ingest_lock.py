@@ -16,6 +16,7 @@ import pytest
 
 from pipeline.util import lock
 from pipeline.util.lock import BuildLockedError, ingest_lock, lock_paths
+
 from paths import REPO
 
 HOLD_BUILD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline.util import lock\n"

@@ -3,7 +3,7 @@ manifest with problems names each of them and withholds only its own campaign.""
 import duckdb
 import pytest
 
-from pipeline.ingest.campaign_tables import files_frame, campaign_frame
+from pipeline.ingest.campaign_tables import campaign_frame, files_frame
 from pipeline.ingest.scan import campaign_folders, scan_campaign
 
 MANIFEST = """campaign: c1

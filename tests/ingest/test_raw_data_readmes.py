@@ -1,8 +1,8 @@
 """raw_data/README.md says every campaign folder has a README.md saying whether its data is
 captured or reconstructed: check it of the shipped tree."""
-from conftest import REPO
-
 from pipeline.ingest.scan import campaign_folders
+
+from conftest import REPO
 
 
 def test_every_campaign_has_a_readme_that_says_where_its_data_comes_from():

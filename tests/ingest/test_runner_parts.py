@@ -6,8 +6,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.ingest.formats import ping
 from pipeline.ingest.base import Format
+from pipeline.ingest.formats import ping
 from pipeline.ingest.runner import THREADS_ENV, _frame, columns_of, ensure_table, parse_config
 from pipeline.ingest.store import REGISTRY_COLUMNS
 

@@ -11,6 +11,7 @@ import pytest
 from mutation import fingerprint
 from mutation.sql_harness import BUILT, OWN_DATA, judge, wilson
 from mutation.sql_mutants import Mutant
+
 from paths import REPO
 
 

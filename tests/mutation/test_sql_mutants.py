@@ -3,10 +3,10 @@ that comments and string literals are left alone, and that every mutant still pa
 original did (so a killed mutant was killed by a test, not by a syntax error)."""
 from __future__ import annotations
 
-
 import duckdb
 
 from mutation.sql_mutants import discover, mutants_of
+
 from paths import REPO
 
 SQL = """-- a comment: where x < 8 and median(y) → §2.3 (non-ASCII: offsets are characters)

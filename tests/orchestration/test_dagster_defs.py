@@ -11,9 +11,9 @@ import pytest
 from dagster import MetadataValue
 
 from pipeline.orchestration.assembly import definitions_for
+from pipeline.project import Project
 from pipeline.publish.charts import discover_charts
 from pipeline.publish.pages import discover_pages
-from pipeline.project import Project
 
 from conftest import REPO
 
@@ -87,6 +87,7 @@ def test_every_check_is_described_and_owned(graph):
 
 def test_the_nightly_build_compares_with_the_published_ledger(monkeypatch, tmp_path):
     from dagster import DagsterInstance, build_schedule_context, validate_run_config
+
     from pipeline.orchestration.automation import nightly_rebuild
     monkeypatch.setenv("INTERCONNECT_ROOT", str(REPO))
     with DagsterInstance.local_temp(str(tmp_path)) as instance:

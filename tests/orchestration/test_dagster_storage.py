@@ -16,7 +16,11 @@ from dagster._core.storage.event_log.sqlite import sqlite_event_log
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
 
 from pipeline.orchestration import run_storage as dagster_storage
-from pipeline.orchestration.run_storage import OPEN_RUN_DATABASES, KeptOpenEventLogStorage, SqliteStorage
+from pipeline.orchestration.run_storage import (
+    OPEN_RUN_DATABASES,
+    KeptOpenEventLogStorage,
+    SqliteStorage,
+)
 
 from conftest import REPO
 

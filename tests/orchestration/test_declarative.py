@@ -5,11 +5,11 @@ import pytest
 from dagster import AssetKey
 
 from pipeline.definitions import build_definitions
-from pipeline.warehouse.models import ModelError
-from pipeline.publish.pages import PageError
 from pipeline.project import Project
-from paths import REPO
+from pipeline.publish.pages import PageError
+from pipeline.warehouse.models import ModelError
 
+from paths import REPO
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ import shutil
 import pytest
 from dagster import AssetKey, DagsterEventType, DagsterInstance, build_sensor_context
 
-from pipeline.orchestration.assembly import definitions_for
 from pipeline.ingest.scan import campaign_folders
-from pipeline.project import Project
 from pipeline.orchestration import sensor as raw_data_sensor
+from pipeline.orchestration.assembly import definitions_for
 from pipeline.orchestration.automation import raw_data_changed
 from pipeline.orchestration.partitions import CAMPAIGNS
-
+from pipeline.project import Project
 
 CHANGED = "qwen38-27b-pp"
 PING = f"deployments/{CHANGED}/ping/server-to-claw-gbe25.txt"

@@ -14,15 +14,21 @@ import time
 
 import duckdb
 import pytest
-from dagster import (AddDynamicPartitionsRequest, AssetKey, DagsterInstance,
-                     DeleteDynamicPartitionsRequest, SkipReason, build_sensor_context)
+from dagster import (
+    AddDynamicPartitionsRequest,
+    AssetKey,
+    DagsterInstance,
+    DeleteDynamicPartitionsRequest,
+    SkipReason,
+    build_sensor_context,
+)
 
-from pipeline.orchestration.assembly import definitions_for
 from pipeline.commands.in_process import copy_tree
+from pipeline.ingest.scan import campaign_folders
 from pipeline.orchestration import sensor as raw_data_sensor
+from pipeline.orchestration.assembly import definitions_for
 from pipeline.orchestration.automation import raw_data_changed
 from pipeline.orchestration.partitions import CAMPAIGNS
-from pipeline.ingest.scan import campaign_folders
 from pipeline.project import Project
 
 from conftest import REPO

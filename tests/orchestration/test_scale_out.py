@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.project import Project
 from pipeline.orchestration.raw_digest import raw_digest
+from pipeline.project import Project
 
 from conftest import REPO
 

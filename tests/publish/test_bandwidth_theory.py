@@ -17,9 +17,10 @@ import duckdb
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from pipeline.publish import markdown, pages
 from pipeline.ingest import reference
+from pipeline.publish import markdown, pages
 from pipeline.warehouse.models import discover, discover_tests, run_model, run_test, topological
+
 from paths import REPO
 
 ROOT = REPO

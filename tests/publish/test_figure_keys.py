@@ -6,9 +6,9 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline.warehouse import models
 from pipeline.publish import pages
 from pipeline.publish.figures.site_ledger import row_keys
+from pipeline.warehouse import models
 
 from conftest import REPO
 

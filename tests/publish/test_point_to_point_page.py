@@ -9,10 +9,11 @@ import duckdb
 import pytest
 
 from pipeline.commands.bare_build import build_warehouse
-from pipeline.warehouse.steps import Layout
-from pipeline.publish.pages import render_template
 from pipeline.project import Project
-from pipeline.warehouse.schemas import lit, q, set_search_path
+from pipeline.publish.pages import render_template
+from pipeline.util.sql import literal, q
+from pipeline.warehouse.schemas import set_search_path
+from pipeline.warehouse.steps import Layout
 
 from p2p_warehouse import warehouse
 from paths import REPO
@@ -36,7 +37,7 @@ def only(con, campaign: str) -> None:
     con.execute(f"create schema {q(schema)}")
     for (table,) in con.execute("select table_name from duckdb_tables() where schema_name = 'main'").fetchall():
         cols = [r[0] for r in con.execute(f"describe {q(table)}").fetchall()]
-        where = f" where campaign = {lit(campaign)}" if "campaign" in cols else ""
+        where = f" where campaign = {literal(campaign)}" if "campaign" in cols else ""
         con.execute(f"create view {q(schema)}.{q(table)} as select * from main.{q(table)}{where}")
     set_search_path(con, schema)
 

@@ -14,7 +14,6 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-
 STAMP = re.compile(r"\*\*Build stamp\*\*: newest measurement \*\*(\S+)\*\* · inputs\s+`([0-9a-f]{12})`: "
                    r"the sha256 of the paths and hashes of (\d+)\s+raw files")
 

@@ -1,14 +1,17 @@
 """Hand-made p2p campaigns built into an in-memory warehouse: the fixture of the p2p model tests
 and of the Point to Point page tests (expected values worked next to each row)."""
 from __future__ import annotations
+
 import json
+
 import duckdb
-from pipeline.warehouse import models
+
 from pipeline.ingest.formats import gloo_bench, iperf3, journal, nccl_debug, nccl_tests, ping
 from pipeline.ingest.runner import ensure_table
 from pipeline.ingest.store import CAMPAIGN_COLUMNS, FILE_COLUMNS
-from paths import REPO
+from pipeline.warehouse import models
 
+from paths import REPO
 
 ROOT = REPO
 

@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.util import lock
 from pipeline.util.atomic import atomic_write, write_if_changed
+
 from paths import REPO
 
 

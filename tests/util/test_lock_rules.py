@@ -13,6 +13,7 @@ import time
 import pytest
 
 from pipeline.util import lock
+
 from paths import REPO
 
 HOLD = ("import sys, time\nfrom pathlib import Path\nfrom pipeline.util import lock\n"

@@ -10,12 +10,13 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.warehouse import models
 from pipeline.ingest import reference
 from pipeline.ingest.formats import gguf, ping
 from pipeline.ingest.formats.netdev import FORMAT as NETDEV
 from pipeline.ingest.runner import ensure_table
-from paths import REPO, FIXTURES
+from pipeline.warehouse import models
+
+from paths import FIXTURES, REPO
 
 SQL = REPO / "sql"
 FIX = FIXTURES

@@ -5,11 +5,11 @@ length. Each case would pass with ``<`` and ``<=`` swapped if it sat off the bou
 the swap changes the answer."""
 from __future__ import annotations
 
-
 import duckdb
 import pytest
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 ROOT = REPO

@@ -17,7 +17,6 @@ from pipeline.warehouse import column_notes, models
 from tests.conftest import warehouse
 
 
-
 def _model(tmp_path: Path, layer: str, name: str, sql: str) -> models.Model:
     path = tmp_path / layer / f"{name}.sql"
     path.parent.mkdir(parents=True, exist_ok=True)

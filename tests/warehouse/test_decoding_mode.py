@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 SQL = REPO / "sql"

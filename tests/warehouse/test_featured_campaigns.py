@@ -2,10 +2,10 @@
 on hand-made tables: the declared one when it has the slot's data, else the newest that has it."""
 from __future__ import annotations
 
-
 import duckdb
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 ROOT = REPO

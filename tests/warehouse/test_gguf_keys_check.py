@@ -3,8 +3,8 @@ model with no full-attention layer (recurrent only) needs no key or value length
 full-attention layer does; every model needs its width, depth and KV heads."""
 from __future__ import annotations
 
-
 import duckdb
+
 from paths import REPO
 
 ROOT = REPO

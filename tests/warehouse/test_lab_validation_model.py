@@ -9,8 +9,9 @@ import re
 import duckdb
 import pytest
 
-from pipeline.warehouse import models
 from pipeline.publish.charts.lab_validation import prefill_validation
+from pipeline.warehouse import models
+
 from paths import REPO
 
 ROOT = REPO

@@ -19,13 +19,13 @@ import pytest
 
 from pipeline.commands.bare_build import build_warehouse
 from pipeline.commands.in_process import copy_tree
-from pipeline.warehouse.steps import Layout
 from pipeline.project import Project
-from pipeline.warehouse.schemas import campaign_schema, q
+from pipeline.util.sql import q
+from pipeline.warehouse.schemas import campaign_schema
+from pipeline.warehouse.steps import Layout
 
 from gguf_headers import write_header
 from paths import REPO
-
 
 GEMMA2 = {"embedding_length": 3584, "block_count": 42, "attention.head_count": 16,
           "attention.head_count_kv": 8, "attention.key_length": 256, "attention.value_length": 256,

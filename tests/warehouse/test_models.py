@@ -5,6 +5,7 @@ import duckdb
 import pytest
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 
@@ -96,8 +97,8 @@ def test_a_forked_child_parses_sql_on_its_own_connection():
     import os
     import signal
 
-    from pipeline.warehouse import models
     from pipeline.util import scratch
+    from pipeline.warehouse import models
     models._parse_tree("select 1 as parent")
     pid = os.fork()
     if pid == 0:                                        # the child: report by exit status only

@@ -8,9 +8,10 @@ the step build_all repeats per model; running one file keeps each case in millis
 import duckdb
 import pytest
 
-from pipeline.warehouse import models
 from pipeline.ingest.formats.netdev import FORMAT
 from pipeline.ingest.runner import ensure_table
+from pipeline.warehouse import models
+
 from paths import REPO
 
 MODEL_PATH = REPO / "sql/intermediate/int_netdev__intervals.sql"

@@ -1,10 +1,10 @@
 """Point-to-point SQL models on a tiny hand-made warehouse, values worked by hand."""
 from __future__ import annotations
 
-
 import pytest
 
 from pipeline.publish.charts import point_to_point
+
 from p2p_warehouse import build, file_row, insert, warehouse
 
 

@@ -7,11 +7,11 @@ by its worse direction, and a direction that lacks a measurement makes the pair 
 """
 from __future__ import annotations
 
-
 import duckdb
 import pytest
 
 from pipeline.warehouse import models
+
 from paths import REPO
 
 ROOT = REPO

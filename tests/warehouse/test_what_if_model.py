@@ -8,12 +8,12 @@ of class B, with its head's direction the busier: never pooled with "d".
 """
 from __future__ import annotations
 
-
 import duckdb
 import pytest
 
-from chart_marts import table as _table
 from pipeline.warehouse import models
+
+from chart_marts import table as _table
 from paths import REPO
 
 ROOT = REPO

@@ -7,9 +7,16 @@ import os
 import subprocess
 from pathlib import Path
 
-from pipeline.collect.netns_lab import PREFIX_LEN, Lab
+from pipeline.collect.llama_lab.setup import (
+    ENV_FILE,
+    HEAD,
+    HEAD_ADDR,
+    RPC_PORT,
+    WORKER,
+    WORKER_ADDR,
+)
 from pipeline.collect.llama_lab.tools import source_version
-from pipeline.collect.llama_lab.setup import ENV_FILE, HEAD, HEAD_ADDR, RPC_PORT, WORKER, WORKER_ADDR
+from pipeline.collect.netns_lab import PREFIX_LEN, Lab
 
 README = """# {name} — *captured*
 

@@ -30,15 +30,35 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.collect.llama_lab.readme import readme_text
-from pipeline.collect.readme import write_readme
 from pipeline.collect.campaign import Campaign, CollectError, Output, commit
-from pipeline.collect.netns_lab import (PREFIX_LEN, Lab, child_env, collector, down,
-                           missing_prerequisites, run_collector, stop_collectors, up, wait_listen,
-                           wait_ready)
-
-from pipeline.collect.llama_lab.setup import (ENV_FILE, HEAD, HEAD_ADDR, HTTP_PORT, IDLE_LEAD_S, IPERF_PORT,
-                                              NETDEV_HZ, RPC_PORT, SERIES, WORKER, WORKER_ADDR)
+from pipeline.collect.llama_lab.readme import readme_text
+from pipeline.collect.llama_lab.setup import (
+    ENV_FILE,
+    HEAD,
+    HEAD_ADDR,
+    HTTP_PORT,
+    IDLE_LEAD_S,
+    IPERF_PORT,
+    NETDEV_HZ,
+    RPC_PORT,
+    SERIES,
+    WORKER,
+    WORKER_ADDR,
+)
+from pipeline.collect.netns_lab import (
+    PREFIX_LEN,
+    Lab,
+    child_env,
+    collector,
+    down,
+    missing_prerequisites,
+    run_collector,
+    stop_collectors,
+    up,
+    wait_listen,
+    wait_ready,
+)
+from pipeline.collect.readme import write_readme
 
 
 def settings(model: Path, ngl: int, ubatch: int, batch: int, ctx: int) -> dict[str, str]:

@@ -14,7 +14,7 @@ import duckdb
 from pipeline.ingest import byte_ranges
 from pipeline.ingest.base import Format, ParseError
 from pipeline.ingest.formats import netdev_refusals as refusals
-from pipeline.ingest.store import sql_literal
+from pipeline.util.sql import literal
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -39,7 +39,7 @@ _SAMPLE_TIME = r"^@ ([0-9]+(\.[0-9]+)?)\s*$"
 
 def lines_sql(path: Path) -> str:
     """Every line of ``path`` as ``line`` (NULL when empty), in file order."""
-    return (f"read_csv({sql_literal(str(path))}, columns={{'line': 'VARCHAR'}}, delim='{_ONE_COLUMN}', "
+    return (f"read_csv({literal(str(path))}, columns={{'line': 'VARCHAR'}}, delim='{_ONE_COLUMN}', "
             "quote='', escape='', header=false, auto_detect=false)")
 
 
@@ -114,7 +114,7 @@ from ({kinds})
 
 def _listed(paths) -> str:
     """A DuckDB list literal of file paths."""
-    return "[" + ", ".join(sql_literal(str(p)) for p in paths) + "]"
+    return "[" + ", ".join(literal(str(p)) for p in paths) + "]"
 
 
 def rows_sql(source: Path) -> str:
@@ -131,7 +131,7 @@ class Streamed:
         self.path, self.con = Path(path), con
         con.execute("set enable_progress_bar = false")
         con.execute(f"set memory_limit = '{MEMORY_LIMIT}'")
-        con.execute(f"set temp_directory = {sql_literal(tempfile.gettempdir())}")
+        con.execute(f"set temp_directory = {literal(tempfile.gettempdir())}")
         threads = int(con.execute("select current_setting('threads')").fetchall()[0][0])
         parts = max(1, min(threads, self.path.stat().st_size // RANGE_BYTES))
         self.ranges = byte_ranges.cut(self.path, parts, b"@") if parts > 1 else []
@@ -150,7 +150,7 @@ class Streamed:
             cur = self.con.cursor()
             try:
                 cur.execute("set enable_progress_bar = false")
-                shard = sql_literal(str(Path(folder) / f"{k:04d}.parquet"))
+                shard = literal(str(Path(folder) / f"{k:04d}.parquet"))
                 counts[k] = cur.execute(f"copy ({sql}) to {shard} (format parquet)").fetchall()[0][0]
             except BaseException as exc:  # re-raised on the calling thread below
                 errors[k] = (exc, offset)
@@ -230,7 +230,7 @@ def parse(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> pd.DataFr
             else:
                 written = [Path(tmp) / "rows.parquet"]
                 try:
-                    con.execute(f"copy ({rows.select}) to {sql_literal(str(written[0]))} "
+                    con.execute(f"copy ({rows.select}) to {literal(str(written[0]))} "
                                 "(format parquet)")
                 except (duckdb.InvalidInputException, duckdb.ConversionException) as exc:
                     raise rows.unreadable(exc) from None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from html import escape
 
-
 FONT = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pipeline.warehouse import models
 from pipeline.publish.figures.baseline import LEDGER
 from pipeline.publish.figures.ledger import COLUMNS, SOURCE_COLUMNS, from_csv, to_csv
+from pipeline.warehouse import models
 
 FIGURES_DIR = ".figures"
 SOURCES = "what-changed/data/figure_sources.csv"

@@ -10,9 +10,10 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
-from chart_marts import table as _table
 from pipeline.publish.charts import ethernet_bandwidth_math as ebm
 from pipeline.publish.charts import point_to_point as p2p
+
+from chart_marts import table as _table
 
 SVG = "{http://www.w3.org/2000/svg}"
 

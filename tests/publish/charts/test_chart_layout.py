@@ -9,11 +9,16 @@ import xml.etree.ElementTree as ET
 import duckdb
 import pytest
 
+from pipeline.publish.charts import (
+    discover_charts,
+    ethernet_bandwidth_math,
+    feasibility,
+    lab_validation,
+    point_to_point,
+)
+
 import chart_marts
 import svg_layout
-from pipeline.publish.charts import (discover_charts, ethernet_bandwidth_math, feasibility,
-                                     lab_validation)
-from pipeline.publish.charts import point_to_point
 
 CHARTS = discover_charts()
 

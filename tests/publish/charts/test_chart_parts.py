@@ -8,9 +8,11 @@ import sys
 import duckdb
 import pytest
 
-import chart_marts
 from pipeline.publish.charts import discover_charts
-from pipeline.publish.charts import point_to_point as p2p, svg as toolkit
+from pipeline.publish.charts import point_to_point as p2p
+from pipeline.publish.charts import svg as toolkit
+
+import chart_marts
 
 
 @pytest.mark.parametrize("top, nice", [

@@ -107,6 +107,7 @@ def test_a_matrix_of_more_regions_than_fit_says_so_by_its_width():
     """14 regions at the smallest cell (24 px) need 80 + 14 x 24 + 4 = 420 px: the phone
     variant is drawn that wide (every cell inside it), so charts.js keeps the full chart."""
     import duckdb
+
     from pipeline.publish.charts.point_to_point import delay_matrix
     con = duckdb.connect()
     names = [f"r{i:02d}" for i in range(14)]

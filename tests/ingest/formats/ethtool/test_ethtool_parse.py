@@ -1,16 +1,15 @@
 """ethtool parser (jc 'ethtool', raw fields typed here): link settings per interface."""
 
 import duckdb
-
-from pipeline.warehouse import models
 import pandas as pd
 import pytest
 
-from parser_cases import assert_rejects
-
 from pipeline.ingest.formats.ethtool import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
-from paths import REPO, FIXTURES
+from pipeline.warehouse import models
+
+from parser_cases import assert_rejects
+from paths import FIXTURES, REPO
 
 FIX = FIXTURES / "ethtool"
 GOOD = sorted(p for p in (FIX / "good").iterdir() if p.suffix in (".txt", ".json"))

@@ -8,6 +8,7 @@ import pytest
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats.gguf import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
+
 from paths import FIXTURES
 
 FIX = FIXTURES / "gguf"

@@ -1,25 +1,17 @@
-"""Property-based round trips for the remaining text formats: environment files, the p2p
-benchmark's JSON lines, ethtool (text and --json) and journalctl's JSON export. Random values
-printed the way the writer prints them parse back to exactly those values; cut short or given
-undecodable bytes, a file gives a ParseError naming it and a line, or the values it still holds.
-
-Writers: python-dotenv's syntax (``[export ]KEY=value``, ``'single'`` and ``"double"`` quotes,
-with ``\\\\`` for a backslash in both and ``\\"`` in double quotes, ``#`` comments); ``pipeline.collect.p2p_bench.record``;
-ethtool(8) ``dump_link_usettings`` (``Settings for %s:``, ``\\tSpeed: %uMb/s``, ``\\tDuplex: %s``,
-``\\tAuto-negotiation: %s``, ``\\tPort: %s``, ``\\tPHYAD: %u``, ``\\tLink detected: %s``) and its
-netlink JSON; systemd's JSON export (``__REALTIME_TIMESTAMP`` as text, ``_PID`` as text, a
-MESSAGE that is not UTF-8 as an array of bytes).
-"""
+"""Property-based round trips of GGUF headers written by the ``gguf`` package's own writer. Random values printed the way the writer prints them parse back to exactly those values;
+cut short or given undecodable bytes, a file gives a ParseError naming it and a line, or the
+values it still holds."""
 from __future__ import annotations
+
 import json
 from pathlib import Path
-from hypothesis import HealthCheck, given, settings
+
+from hypothesis import given
 from hypothesis import strategies as st
+
 from pipeline.ingest.base import ParseError
 
-
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+from roundtrip import SETTINGS
 
 
 def _gguf_values():

@@ -7,6 +7,7 @@ import pytest
 from pipeline.collect import p2p_bench
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats.gloo_bench import FORMAT, parse
+
 from paths import FIXTURES
 
 FIX = FIXTURES / "gloo_bench"

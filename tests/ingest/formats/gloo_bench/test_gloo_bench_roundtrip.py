@@ -1,34 +1,20 @@
-"""Property-based round trips for the remaining text formats: environment files, the p2p
-benchmark's JSON lines, ethtool (text and --json) and journalctl's JSON export. Random values
-printed the way the writer prints them parse back to exactly those values; cut short or given
-undecodable bytes, a file gives a ParseError naming it and a line, or the values it still holds.
+"""Property-based round trips of the p2p benchmark's JSON lines.
 
-Writers: python-dotenv's syntax (``[export ]KEY=value``, ``'single'`` and ``"double"`` quotes,
-with ``\\\\`` for a backslash in both and ``\\"`` in double quotes, ``#`` comments); ``pipeline.collect.p2p_bench.record``;
-ethtool(8) ``dump_link_usettings`` (``Settings for %s:``, ``\\tSpeed: %uMb/s``, ``\\tDuplex: %s``,
-``\\tAuto-negotiation: %s``, ``\\tPort: %s``, ``\\tPHYAD: %u``, ``\\tLink detected: %s``) and its
-netlink JSON; systemd's JSON export (``__REALTIME_TIMESTAMP`` as text, ``_PID`` as text, a
-MESSAGE that is not UTF-8 as an array of bytes).
-"""
+Writer: ``pipeline.collect.p2p_bench.record``. Random values printed the way the writer prints them parse back to exactly those values;
+cut short or given undecodable bytes, a file gives a ParseError naming it and a line, or the
+values it still holds."""
 from __future__ import annotations
-from pathlib import Path
-from hypothesis import HealthCheck, given, settings
+
+from hypothesis import given
 from hypothesis import strategies as st
+
 from pipeline.collect import p2p_bench
-from pipeline.ingest.formats import gloo_bench
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import gloo_bench
+
 from parser_cases import assert_named
-
-
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-def _write(tmp_path: Path, data, name: str) -> Path:
-    path = tmp_path / name
-    path.write_bytes(data if isinstance(data, bytes) else data.encode())
-    return path
-
+from roundtrip import SETTINGS
+from roundtrip import write_file as _write
 
 records = st.lists(st.tuples(st.sampled_from(["gloo", "nccl"]), st.integers(2, 64), st.integers(0, 63),
                              st.integers(0, 63), st.sampled_from(["send", "recv"]), st.integers(1, 2**40),

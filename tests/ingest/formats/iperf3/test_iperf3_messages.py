@@ -1,12 +1,15 @@
-"""What iperf3 and ping files that cannot be ingested are told as, word for word (the user reads
-these lines to fix a file), and the corners of the two parsers: line numbers after a leading
-blank line, an empty ``connected`` list, a TCP run carrying only UDP's old ``sum``, a --json-stream
-file after a blank line, the Windows echo count."""
+"""What iperf3 files that cannot be ingested are told as, word for word (the user reads these
+lines to fix a file), and the corners of the parser: line numbers after a leading blank line, an
+empty ``connected`` list, a TCP run carrying only UDP's old ``sum``, a --json-stream file after a
+blank line."""
 from __future__ import annotations
+
 import json
+
 import pytest
-from pipeline.ingest.formats import iperf3
+
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import iperf3
 
 
 def _tcp(**end) -> dict:

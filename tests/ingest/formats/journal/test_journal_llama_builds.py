@@ -6,9 +6,9 @@ output_short / output_timestamp_realtime; llama.cpp common/log.cpp and tools/ser
 
 import pytest
 
-from parser_cases import assert_rejects
-
 from pipeline.ingest.formats.journal import FORMAT, parse
+
+from parser_cases import assert_rejects
 from paths import FIXTURES
 
 FIX = FIXTURES / "llama_logs"

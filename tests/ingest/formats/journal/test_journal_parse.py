@@ -5,10 +5,10 @@ import duckdb
 import pandas as pd
 import pytest
 
-from parser_cases import assert_rejects
-
 from pipeline.ingest.formats.journal import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
+
+from parser_cases import assert_rejects
 from paths import FIXTURES
 
 FIX = FIXTURES / "journal"

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest.formats import journal
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import journal
 from pipeline.ingest.formats.llama_server_fields import FIELDS
 
 from parser_cases import assert_named

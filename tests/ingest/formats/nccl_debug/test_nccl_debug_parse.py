@@ -1,10 +1,11 @@
 """NCCL_DEBUG=INFO logs: what NCCL says it used, from its own format strings."""
 
 import pytest
-from parser_cases import assert_rejects
 
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats.nccl_debug import parse
+
+from parser_cases import assert_rejects
 from paths import FIXTURES
 
 FIX = FIXTURES / "nccl_debug"

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.ingest.formats import nccl_debug
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import nccl_debug
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

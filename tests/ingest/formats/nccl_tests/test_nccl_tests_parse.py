@@ -4,6 +4,7 @@ import pytest
 
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats.nccl_tests import FORMAT, parse
+
 from paths import FIXTURES
 
 FIX = FIXTURES / "nccl_tests"

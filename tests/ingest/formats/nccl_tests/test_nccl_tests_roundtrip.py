@@ -1,34 +1,26 @@
-"""Property-based round trips for iperf3 JSON and nccl-tests tables: documents printed from random
-values the way the tools print them parse back to exactly those values; cut short, or given
-undecodable bytes or a foreign line, they give a ParseError naming a line, never a crash or a
-wrong value.
-
-iperf3 (esnet/iperf src/iperf_api.c, cJSON): ``start`` {connected[{local_host, remote_host}],
-version, timestamp.timesecs, test_start{protocol, num_streams, reverse}}, ``intervals`` (whose
-``sum`` objects carry numeric ``end`` keys), ``end`` {sum_sent, sum_received, cpu_utilization_percent};
-UDP since 3.11 puts jitter_ms/lost_packets/packets/lost_percent in both sums, before 3.11 only
-``end.sum`` exists; ``--json-stream`` prints ``{"event": …, "data": …}`` per line. cJSON indents with
-tabs and writes ``"key":<tab>value``.
+"""Property-based round trips of nccl-tests tables: tables printed from random values the way
+nccl-tests prints them parse back to exactly those values; cut short, or given a foreign line
+or a bad field, they give a ParseError naming a line, never a crash or a wrong value.
 
 nccl-tests: the row's lead columns ``%12li  %12li  %8s`` (size, count, type), then ``  %6s`` (redop)
 and ``  %6i`` (root) where the layout has them; each half ``  %7s  %6.2f  %6.2f  %5g`` (time, algbw,
 busbw, #wrong) or, up to v2.11, ``%5.0le`` (the maximum error), ``N/A`` when not checked; the time
 string is ``%7.0f`` from 10000 us, ``%7.1f`` from 100 us, ``%7.2f`` below (src/common.cu); v2.17+
 ``-Z`` ends each row with ``%Y-%m-%d %H:%M:%S``; footer ``# Out of bounds values : %d %s`` and
-``# Avg bus bandwidth    : %g``; ``mpirun --tag-output`` puts ``[1,0]<stdout>:`` before each line.
-"""
+``# Avg bus bandwidth    : %g``; ``mpirun --tag-output`` puts ``[1,0]<stdout>:`` before each line."""
 from __future__ import annotations
+
 from pathlib import Path
+
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from pipeline.ingest.formats import nccl_tests
+
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import nccl_tests
+
 from parser_cases import assert_named
-
-
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+from roundtrip import SETTINGS
 
 
 def _write(tmp_path: Path, data, name="run.json") -> Path:

@@ -3,12 +3,12 @@ byte (line and column), and a line too long for DuckDB's CSV reader (named by it
 ends in LF or CR LF, on both sides of the limit)."""
 from __future__ import annotations
 
-
 import duckdb
 import pytest
 
-from pipeline.ingest.formats import netdev, netdev_refusals
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import netdev, netdev_refusals
+
 from paths import FIXTURES
 
 GOOD = (FIXTURES / "netdev" / "good" / "server-5-samples.txt").read_bytes()

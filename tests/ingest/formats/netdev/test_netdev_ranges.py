@@ -8,8 +8,9 @@ import duckdb
 import pytest
 
 from pipeline.ingest import byte_ranges
-from pipeline.ingest.formats import netdev
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import netdev
+
 from paths import FIXTURES
 
 FIXTURES = FIXTURES / "netdev"

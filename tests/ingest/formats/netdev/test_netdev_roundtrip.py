@@ -1,24 +1,20 @@
-"""Property-based round trips: captures and ping runs printed from random values through the
-tools' own format strings parse back to exactly those values; cut short or given a foreign line,
-they give a ParseError naming a line, never a crash or a wrong value.
-
-Format strings: the kernel's ``dev_seq_printf_stats`` (net/core/net-procfs.c) for /proc/net/dev;
-iputils ``ping_common.c`` (``%d bytes from %s: icmp_seq=%u ttl=%d time=%.3f ms``, ``--- %s ping
-statistics ---``, ``%ld packets transmitted, %ld received``, ``, +%ld errors``, ``, %g%% packet
-loss, time %ldms``, ``rtt min/avg/max/mdev = %ld.%03ld/…``)."""
+"""Property-based round trips of /proc/net/dev captures: samples printed from random values
+through the kernel's ``dev_seq_printf_stats`` (net/core/net-procfs.c) parse back to exactly
+those values; cut short, given a foreign line or undecodable bytes, a capture gives a
+ParseError naming a line, never a crash or a wrong value."""
 from __future__ import annotations
+
 from pathlib import Path
+
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from pipeline.ingest.formats import netdev
+
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import netdev
+
 from parser_cases import assert_named
-
-
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-
+from roundtrip import SETTINGS
 
 KERNEL = "%6s: %7d %7d %4d %4d %4d %5d %10d %9d %8d %7d %4d %4d %4d %5d %7d %10d\n"
 

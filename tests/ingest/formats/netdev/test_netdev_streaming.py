@@ -9,6 +9,7 @@ from pipeline.ingest.formats import netdev
 from pipeline.ingest.runner import columns_of, ingest_files
 from pipeline.ingest.scan import scan_campaign
 from pipeline.ingest.store import REGISTRY_KEY, RawStore
+
 from paths import FIXTURES
 
 FIVE = FIXTURES / "netdev" / "good" / "server-5-samples.txt"

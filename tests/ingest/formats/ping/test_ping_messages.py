@@ -1,12 +1,14 @@
-"""What iperf3 and ping files that cannot be ingested are told as, word for word (the user reads
-these lines to fix a file), and the corners of the two parsers: line numbers after a leading
-blank line, an empty ``connected`` list, a TCP run carrying only UDP's old ``sum``, a --json-stream
-file after a blank line, the Windows echo count."""
+"""What ping files that cannot be ingested are told as, word for word (the user reads these
+lines to fix a file), and the corners of the parser: a cut RTT line, the Windows echo count, a
+Windows run without its summary, text jc cannot read."""
 from __future__ import annotations
+
 import re
+
 import pytest
-from pipeline.ingest.formats import ping
+
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import ping
 
 
 def _message(parse, path) -> str:

@@ -4,11 +4,11 @@ import duckdb
 import pandas as pd
 import pytest
 
-from parser_cases import assert_rejects
-
 from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats.ping import FORMAT, parse
 from pipeline.ingest.runner import ensure_table
+
+from parser_cases import assert_rejects
 from paths import FIXTURES
 
 FIX = FIXTURES / "ping"

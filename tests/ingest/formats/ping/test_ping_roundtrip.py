@@ -1,23 +1,21 @@
-"""Property-based round trips: captures and ping runs printed from random values through the
-tools' own format strings parse back to exactly those values; cut short or given a foreign line,
-they give a ParseError naming a line, never a crash or a wrong value.
+"""Property-based round trips of ping output: runs printed from random values through the
+tools' own format strings parse back to exactly those values; cut short, they give a
+ParseError naming a line or the whole truth, never a crash or a wrong value.
 
-Format strings: the kernel's ``dev_seq_printf_stats`` (net/core/net-procfs.c) for /proc/net/dev;
 iputils ``ping_common.c`` (``%d bytes from %s: icmp_seq=%u ttl=%d time=%.3f ms``, ``--- %s ping
 statistics ---``, ``%ld packets transmitted, %ld received``, ``, +%ld errors``, ``, %g%% packet
-loss, time %ldms``, ``rtt min/avg/max/mdev = %ld.%03ld/…``)."""
+loss, time %ldms``, ``rtt min/avg/max/mdev = %ld.%03ld/…``); busybox, BSD and Windows ping."""
 from __future__ import annotations
+
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
-from pipeline.ingest.formats import ping
+
 from pipeline.ingest.base import ParseError
+from pipeline.ingest.formats import ping
+
 from parser_cases import assert_named
-
-
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-
+from roundtrip import SETTINGS
 
 rtt = st.integers(0, 999_999)                           # microseconds, printed %ld.%03ld
 
