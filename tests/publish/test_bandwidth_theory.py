@@ -28,6 +28,8 @@ REF = ROOT / "raw_data" / "reference"
 SQL = ROOT / "sql"
 TEMPLATES = ROOT / "templates"
 PARTIAL = TEMPLATES / "partials" / "bandwidth_theory.md.j2"
+# the hub (shared values and macros) and a partial per section, each with its own front matter
+THEORY = [PARTIAL, *sorted((TEMPLATES / "partials" / "theory").glob("*.md.j2"))]
 FIX = ROOT / "tests" / "fixtures" / "bandwidth_theory"
 PAGE = FIX / "page.md.j2"
 
@@ -315,15 +317,28 @@ def test_partial_renders_every_section(page):
     assert pp and all("(measured wire bytes)" in ln for ln in pp)
 
 
-def test_partial_declares_exactly_the_marts_it_reads():
-    text = PARTIAL.read_text(encoding="utf-8")
-    body = text.split("-#}", 1)[1]                            # skip the header comment
-    used = set(re.findall(r"\b((?:dim|fct)_[a-z0-9_]+)", body))
-    assert used == set(theory_marts())
+def _declared(path: Path) -> set[str]:
+    return set(pages.front_matter(path)["marts"])
 
 
-def test_partial_holds_no_typed_number():
-    text = PARTIAL.read_text(encoding="utf-8")
+def _body(path: Path) -> str:
+    """The partial without its front matter."""
+    return re.sub(r"\A\{#---\n.*?\n---#\}\n?", "", path.read_text(encoding="utf-8"), flags=re.S)
+
+
+@pytest.mark.parametrize("path", THEORY, ids=lambda p: p.name)
+def test_each_theory_partial_declares_exactly_the_marts_it_reads(path):
+    used = set(re.findall(r"\b((?:dim|fct)_[a-z0-9_]+)", _body(path)))
+    assert used == _declared(path)
+
+
+def test_the_theory_partials_together_declare_the_theory_marts():
+    assert set().union(*map(_declared, THEORY)) == set(theory_marts())
+
+
+@pytest.mark.parametrize("path", THEORY, ids=lambda p: p.name)
+def test_partial_holds_no_typed_number(path):
+    text = _body(path)
     text = re.sub(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", "", text, flags=re.DOTALL)
     text = re.sub(r"^#+ \d+(\.\d+)*\.? ", "", text, flags=re.MULTILINE)   # section numbers
     text = re.sub(r"§\d+(\.\d+)*", "", text)                               # cross-references
