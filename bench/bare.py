@@ -24,7 +24,7 @@ def build(root: Path) -> None:
     from pipeline.publish.figures import baseline as baseline_mod
     from pipeline.publish.page_render import render_campaign_pages, render_page
     from pipeline.publish.site import build_site
-    from pipeline.publish.what_changed import PAGE, class_ranks, patch_home, stage
+    from pipeline.publish.what_changed import PAGE, class_ranks, mart_rows, patch_home, stage
     from pipeline.publish.what_changed import render_page as render_changes
     from pipeline.warehouse.steps import Layout
 
@@ -58,6 +58,7 @@ def build(root: Path) -> None:
         campaigns = con.execute("select campaign, area, status from main.meta_campaign_status "
                                 "order by campaign").fetchall()
         ranks = class_ranks(con)
+        site = next(iter(mart_rows(con, "fct_site_summary")), None)
     finally:
         con.close()
     base = baseline_mod.load(project.docs, project.root, "auto")
@@ -65,7 +66,8 @@ def build(root: Path) -> None:
                           pages_mod.page_slugs(pages, [(c, a) for c, a, _ in campaigns]),
                           [(c, s) for c, _, s in campaigns], base)
     (staged / f"{PAGE}.md").write_text(
-        render_changes(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs)),
+        render_changes(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
+                       site),
         encoding="utf-8")
     patch_home(staged, project.docs, outcome.comparison)
     publish(project.docs, staged, pages_mod.campaign_slugs(pages, [(c, a) for c, a, _ in campaigns]))

@@ -246,3 +246,26 @@ def test_the_kv_snapshot_is_judged_on_the_link_the_prefill_was_measured_on(built
     assert rows == [(label,)] * snaps and snaps >= 1
     marked = con.execute(f"select link_class from {schema}.fct_kv_snapshot_what_if where is_measured").fetchall()
     assert marked == [(classes["gbe25"],)] * snaps
+
+
+def test_the_bare_build_publishes_the_same_docs_as_the_dagster_build(built, tmp_path):
+    # bench.bare (the benchmark's baseline, the SQL mutation harness's build) renders the pages
+    # that record their sources, then Data sources, as the asset graph orders them
+    import os
+    import subprocess
+    import sys
+
+    from pipeline.commands.in_process import copy_tree
+    if os.environ.get("INTERCONNECT_TEST_PREBUILT"):
+        pytest.skip("the SQL mutation harness builds each mutant's tree with bench.bare itself")
+    tree = tmp_path / "bare"
+    copy_tree(REPO, tree)
+    proc = subprocess.run([sys.executable, "-m", "bench.bare", str(tree)], cwd=REPO,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ours = {p.relative_to(built.docs): p.read_bytes() for p in built.docs.rglob("*")
+            if p.is_file() and "vendor" not in p.parts}
+    bare = {p.relative_to(tree / "docs"): p.read_bytes() for p in (tree / "docs").rglob("*")
+            if p.is_file() and "vendor" not in p.parts}
+    assert sorted(bare) == sorted(ours)
+    assert [str(k) for k in ours if bare[k] != ours[k]] == []
