@@ -54,7 +54,7 @@ def ingest_file(fmt_name: str, path: str, store: str) -> dict:
 
     from pipeline.ingest.runner import ingest_files
     from pipeline.ingest.scan import FileEntry
-    fmt = import_module(f"pipeline.ingest.{fmt_name}").FORMAT
+    fmt = import_module(f"pipeline.ingest.formats.{fmt_name}").FORMAT
     shutil.rmtree(store, ignore_errors=True)
     src = Path(path)
     entry = FileEntry(src.name, "bench", fmt.name, "listed", None, sha256="0" * 64)

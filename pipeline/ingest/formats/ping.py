@@ -4,6 +4,7 @@ The format and its variants, tool version by tool version: raw_data/FORMATS.md, 
 """
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -12,12 +13,16 @@ import jc
 from pipeline.ingest.base import Format, ParseError, lines_strict
 
 _SUMMARY = re.compile(r"^(\d+) packets transmitted, (\d+) (?:packets )?received")
-_STATS_HEADER = re.compile(r"^--- .* ping statistics ---\s*$")
+# "--- host ping statistics ---"; BSD/macOS ping6: "--- ::1 ping6 statistics ---"
+_STATS_HEADER = re.compile(r"^--- .* ping6? statistics ---\s*$")
+# what may come before the PING line: "WARNING: pinging broadcast address", "PATTERN: 0x…"
+_MAX_LEAD_LINES = 20
 _PIPE = re.compile(r", pipe (\d+)")
 _ERRORS = re.compile(r", \+(\d+) errors")
-_RTT_KIND = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev))? = ")
+# BSD/macOS ping6 spells the deviation "std-dev"
+_RTT_KIND = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(mdev|stddev|std-dev))? = ")
 # the whole rtt line: a line cut inside its numbers ("= 0.250/0.25") would read as a smaller max
-_RTT_LINE = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev))? = "
+_RTT_LINE = re.compile(r"^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev|std-dev))? = "
                        r"\d+\.\d+/\d+\.\d+/\d+\.\d+(?:/\d+\.\d+)? ms"
                        r"(?:, pipe \d+)?(?:, ipg/ewma \d+\.\d+/\d+\.\d+ ms)?\s*$")
 _WIN_HEADER = re.compile(r"^Pinging (\S+)(?: \[([^\]]+)\])? with \d+ bytes of data:\s*$")
@@ -77,6 +82,17 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, 1, "tool output", "an empty file")
     if _WIN_HEADER.match(header[1]):
         return _windows(path, header, lines)
+    # jc reads the dialect from the lines up to the PING line (a warning or -p's PATTERN
+    # first) and from the statistics block: it gets those whole, never the replies between
+    head_lines = [header[1]]
+    if not header[1].startswith("PING") and not _SUMMARY.match(header[1]):
+        for n, text in lines:
+            if _SUMMARY.match(text):            # no PING line at all: the summary is read below
+                lines = itertools.chain([(n, text)], lines)
+                break
+            head_lines.append(text)
+            if text.startswith("PING") or len(head_lines) > _MAX_LEAD_LINES:
+                break
     summary_lines: list[str] = []
     summaries: list[int] = []
     in_stats = False
@@ -101,14 +117,16 @@ def parse(path: Path) -> list[dict]:
     if len(summaries) > 1:
         raise ParseError(path, summaries[1], "one ping run per file", f"{len(summaries)} summaries")
     line = summaries[0]
-    text = "\n".join([header[1], *summary_lines]) + "\n"
+    text = "\n".join([*head_lines, *summary_lines]) + "\n"
     try:
         d = jc.parse("ping", text, quiet=True)
     except Exception as exc:  # jc raises bare IndexError/ValueError on odd text
         raise ParseError(path, 1, "ping output jc can read",
                          f"{type(exc).__name__}: {exc}") from None
     sent, received = d.get("packets_transmitted"), d.get("packets_received")
-    if not d.get("destination") or sent is None or received is None:
+    # "PING  (10.0.0.2)": a header without a host name, jc gives only its address
+    destination = d.get("destination") or d.get("destination_ip")
+    if not destination or sent is None or received is None:
         raise ParseError(path, line, "a 'PING <host>' header and packet counts", "none")
     if sent == 0:
         raise ParseError(path, line, "at least one packet transmitted", "0")
@@ -122,20 +140,20 @@ def parse(path: Path) -> list[dict]:
     errors = next((int(m[1]) for t in summary_lines if _SUMMARY.match(t) and (m := _ERRORS.search(t))),
                   0 if iputils else None)
     deviation = d.get("round_trip_ms_stddev")
-    return [_row(destination=d["destination"], packets_transmitted=sent,
+    return [_row(destination=destination, packets_transmitted=sent,
                  packets_received=received, errors=errors,
                  packet_loss_fraction=(sent - received) / sent,
                  rtt_min_ms=d.get("round_trip_ms_min"), rtt_avg_ms=d.get("round_trip_ms_avg"),
                  rtt_max_ms=d.get("round_trip_ms_max"),
                  rtt_mdev_ms=deviation if kind == "mdev" else None,
-                 rtt_stddev_ms=deviation if kind == "stddev" else None,
+                 rtt_stddev_ms=deviation if kind in ("stddev", "std-dev") else None,
                  pipe=pipe, source_line=line)]
 
 
 FORMAT = Format(
     name="ping",
     table="raw_ping",
-    version=4,
+    version=5,
     columns={"destination": "VARCHAR", "packets_transmitted": "INTEGER",
              "packets_received": "INTEGER", "errors": "INTEGER", "unreachable_replies": "INTEGER",
              "packet_loss_fraction": "DOUBLE", "rtt_min_ms": "DOUBLE", "rtt_avg_ms": "DOUBLE",
