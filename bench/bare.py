@@ -22,7 +22,7 @@ def build(root: Path) -> None:
     from pipeline.publish.charts import discover_charts
     from pipeline.publish.docs_swap import publish
     from pipeline.publish.figures import baseline as baseline_mod
-    from pipeline.publish.page_render import render_campaign_pages, render_page
+    from pipeline.publish.page_render import reads_any, render_campaign_pages, render_page
     from pipeline.publish.site import build_site
     from pipeline.publish.what_changed import PAGE, class_ranks, mart_rows, patch_home, stage
     from pipeline.publish.what_changed import render_page as render_changes
@@ -46,9 +46,9 @@ def build(root: Path) -> None:
         # the pages that record their sources first, then the ones reading what they recorded
         for after in (False, True):
             for page in pages:
-                if bool(set(page.marts) & late) != after:
-                    continue
                 own = [c for c in charts if c.page == page.name]
+                if reads_any(page, own, late) != after:
+                    continue
                 if page.per_campaign is None:
                     render_page(con, project, page, own, staged, inventory=inventory)
                 else:

@@ -27,6 +27,7 @@ from pipeline.orchestration.raw_assets import OWNERS
 from pipeline.orchestration.resources import Warehouse
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.charts import discover_charts
+from pipeline.publish.page_render import reads_any
 from pipeline.warehouse import column_notes, page_sources
 from pipeline.warehouse.catalog import write_catalog
 from pipeline.warehouse.schemas import TEMPLATE
@@ -221,9 +222,7 @@ def _after_pages_asset(layout: Layout, all_tables: dict[str, list[str]], order, 
     pages = pages_mod.discover_pages(layout.project.templates)
     charts = discover_charts()
     late = {m.name for m in plan.after_pages}
-    def reads(p):
-        return {*p.marts, *(m for c in charts if c.page == p.name for m in c.marts)}
-    recorders = [p for p in pages if not reads(p) & late]
+    recorders = [p for p in pages if not reads_any(p, charts, late)]
     names = {m.name for m in plan.after_pages} | {PAGE_SOURCES}
     checks = _check_specs(plan.tests.get("after_pages", []), list(names), order)
     specs = [AssetSpec(PAGE_SOURCES, group_name="catalog", kinds={"duckdb", "python"},

@@ -23,6 +23,7 @@ from pipeline.publish.published import published_in
 from pipeline.util.faults import checkpoint
 from pipeline.util.sql import q
 from pipeline.warehouse import page_sources
+from pipeline.warehouse.campaign import campaign_status
 from pipeline.warehouse.lineage import Lineage
 from pipeline.warehouse.schemas import campaign_schema, reset_search_path, set_search_path
 
@@ -33,10 +34,16 @@ def write_staged(staged, rel: str, data) -> None:
     target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
+def reads_any(page: pages_mod.Page, charts: list[Chart], tables: set[str]) -> bool:
+    """Whether the page, or one of its charts, reads one of ``tables``."""
+    return bool({*page.marts, *(m for c in charts if c.page == page.name for m in c.marts)}
+                & set(tables))
+
+
 def records_sources(page: pages_mod.Page, inventory: set[str]) -> bool:
     """Whether a page lists raw files of its own: the site's inventory pages (those reading a
     table built from the catalog) do not."""
-    return not set(page.marts) & inventory
+    return not reads_any(page, [], inventory)
 
 
 def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
@@ -115,14 +122,6 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
         con.execute(f"update {table} set status = 'withheld', reasons = ? where campaign = ?",
                     [json.dumps(reasons + [reason]), campaign])
     return reason
-
-
-def campaign_status(con, campaign: str) -> dict | None:
-    rows = con.execute(f"select status, area, reasons from "
-                       f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
-    if not rows:
-        return None
-    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}
 
 
 def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart], staged,

@@ -4,16 +4,23 @@ from another partial) declaring the marts it reads itself, so a page lists only 
 Includes are found by Jinja's own parser (``jinja2.meta``), never by a regular expression."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, meta
+from jinja2 import Environment, meta
+
+_PARSER = Environment()     # parsing needs no loader: the includes are read, not resolved
+
+
+@lru_cache(maxsize=256)
+def _referenced(source: str) -> tuple[str, ...]:
+    # a template's text parsed once per process, however many pages include it
+    return tuple(t for t in meta.find_referenced_templates(_PARSER.parse(source)) if t is not None)
 
 
 def included(templates: Path, name: str) -> list[str]:
     """The templates ``name`` includes or imports, in the order they appear."""
-    env = Environment(loader=FileSystemLoader(str(templates)))
-    source = (Path(templates) / name).read_text(encoding="utf-8")
-    return [t for t in meta.find_referenced_templates(env.parse(source)) if t is not None]
+    return list(_referenced((Path(templates) / name).read_text(encoding="utf-8")))
 
 
 def partial_marts(templates: Path, name: str, front_matter, seen: frozenset = frozenset()) -> list[str]:

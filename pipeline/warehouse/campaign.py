@@ -183,3 +183,11 @@ def _write_results(con, schema: str, out: Outcome) -> None:
     con.execute(f"update {q(schema)}.meta_campaign_status set area = "
                 f"(select max(area) from {q(schema)}.raw_campaigns)")
 
+
+def campaign_status(con, campaign: str) -> dict | None:
+    """{status, area, reasons} of one built campaign, from its schema; None when it has none."""
+    rows = con.execute(f"select status, area, reasons from "
+                       f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
+    if not rows:
+        return None
+    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -218,12 +219,21 @@ def topological(models: list[Model]) -> list[Model]:
 MACROS_FILE = "macros.sql"
 
 
+# the macros text each open connection has run: every model and check asks, once is enough
+_LOADED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def load_macros(con: duckdb.DuckDBPyConnection, sql_dir: Path) -> None:
     """The unit conversions of ``sql/macros.sql`` as the connection's temporary macros (a tree
-    without the file has none)."""
+    without the file has none); run again on a connection only when the file's text changed."""
     path = Path(sql_dir) / MACROS_FILE
-    if path.is_file():
-        con.execute(path.read_text(encoding="utf-8"))
+    if not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    done = _LOADED.setdefault(con, set())
+    if text not in done:
+        con.execute(text)
+        done.add(text)
 
 
 def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None = None) -> int:

@@ -20,7 +20,7 @@ from pipeline.ingest.store import RawStore
 from pipeline.project import Project
 from pipeline.util.sql import q
 from pipeline.warehouse import models as models_mod
-from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
+from pipeline.warehouse.campaign import Outcome, build_campaign, campaign_status, raw_tables
 from pipeline.warehouse.schemas import (
     EVERY,
     campaign_schema,
@@ -140,15 +140,8 @@ def build_campaigns(con, layout: Layout, campaigns: list[str]) -> dict[str | Non
 
 def statuses(con) -> dict[str, dict]:
     """campaign -> {status, area, reasons} from every campaign schema."""
-    out = {}
-    for campaign in campaign_schemas(con):
-        rows = con.execute(f"select status, area, reasons from "
-                           f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
-        if rows:
-            import json
-            out[campaign] = {"status": rows[0][0], "area": rows[0][1],
-                             "reasons": json.loads(rows[0][2] or "[]")}
-    return out
+    found = {campaign: campaign_status(con, campaign) for campaign in campaign_schemas(con)}
+    return {campaign: status for campaign, status in found.items() if status is not None}
 
 
 def join_campaigns(con, layout: Layout) -> list[str]:
