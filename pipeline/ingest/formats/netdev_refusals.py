@@ -15,6 +15,8 @@ EXPECTED = {
     "late_header": "'#' header lines only before the first sample",
     "bad_sample": "a sample line '@ <unix seconds>'",
     "field_count": "an interface line '<iface>: <16 counters>'",
+    "colon_in_name": "an interface name without ':' (the kernel refuses one, net/core/dev.c "
+                     "dev_valid_name(), so /proc/net/dev never shows an alias like eth0:1)",
     "non_numeric": "numeric counters",
     "overflow": "counters below 2^64",
 }
@@ -23,6 +25,8 @@ EXPECTED = {
 def found_text(problem: str, line: str) -> str:
     shown = repr(line.strip()[:100])
     fields = line.split(":", 1)[-1].split()
+    if problem == "colon_in_name":
+        return f"the name {line.rsplit(':', 1)[0].strip()!r} in {shown}"
     if problem == "field_count":
         return f"{len(fields)} fields in {shown}"
     if problem == "non_numeric":
@@ -45,6 +49,9 @@ def problem(line: str, after_sample: bool) -> str:
         return "unknown_line"
     if not after_sample:
         return "before_sample"
+    counters = rest.rsplit(":", 1)[-1]    # '<a name with ':'>: <16 counters>'
+    if ":" in rest and len(counters.split()) == 16 and not counters.strip(" 0123456789"):
+        return "colon_in_name"
     if len(fields) != 16:
         return "field_count"
     if any(c not in "0123456789 " for c in rest):
