@@ -79,6 +79,10 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, end_line or 1,
                          "iperf3 -J output with end.sum_sent and end.sum_received "
                          "(or end.sum for UDP before 3.11)", "JSON without them")
+    if isinstance(_get(doc, "end", "sum_sent_bidir_reverse"), dict):
+        raise ParseError(path, end_line or 1, "one direction per test (a row is one direction)",
+                         "a --bidir test (end.sum_sent_bidir_reverse): measure each direction "
+                         "in its own run, -R for the reverse")
     conn = _get(doc, "start", "connected", 0) or {}
     cpu = _get(doc, "end", "cpu_utilization_percent") or {}
     reverse = test.get("reverse")
@@ -109,7 +113,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="iperf3",
     table="raw_iperf3",
-    version=2,
+    version=3,                  # 3: a --bidir test is refused (it was read as one direction)
     columns={"version": "VARCHAR", "start_unix_s": "DOUBLE", "local_host": "VARCHAR",
              "remote_host": "VARCHAR", "protocol": "VARCHAR", "num_streams": "INTEGER",
              "reverse": "BOOLEAN", "duration_s": "DOUBLE", "sent_bytes": "BIGINT",
