@@ -10,7 +10,9 @@ from pathlib import Path
 from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
 from pipeline.ingest.formats.nccl_debug import FACTS, scan_line
 
-_TAG = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:")
+# what a launcher puts before each line: Open MPI's --tag-output ("[1,0]<stdout>:") or Slurm's
+# srun --label ("0: ", padded to the widest task number); a result row has no colon
+_TAG = re.compile(r"^(?:\[\d+,\d+\]<(?:stdout|stderr)>:|\s*\d+: )")
 _HEADER = re.compile(r"^#\s+size\s+count\s+type\b(.*)$")
 _FOOTER = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _NCCL_LOG = re.compile(r"\bNCCL (INFO|WARN)\b")
@@ -146,7 +148,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=4,
+    version=5,                  # 5: srun --label prefixes are read
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
