@@ -18,6 +18,7 @@ _ISO = re.compile(
 _DOCKER = re.compile(r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?P<frac>\.\d{1,9})?(?P<off>Z) (?P<msg>.*)$", re.S)
 _SHORT = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ ")
 _BLOB = re.compile(r"^\[[\d.]+[BKMGT] blob data\]$")
+_PID_PREFIX = re.compile(r"^\[\d+\] ")
 _JOURNAL_MARK = re.compile(r"^-- .* --$|^-- No entries --$")
 
 
@@ -64,8 +65,11 @@ def _json_entry(path: Path, line_no: int, raw: bytes) -> dict:
                          f"a JSON {type(entry).__name__}")
     realtime = _int(entry.get("__REALTIME_TIMESTAMP"))
     if realtime is None:
-        raise ParseError(path, line_no, "a journal entry with __REALTIME_TIMESTAMP",
-                         "an object without it")
+        found = ("a line of llama-server's own JSON log (--log-format json, builds of 2024: "
+                 "'tid', 'msg'), which this parser does not read; keep the server's text log "
+                 "or its journal" if {"tid", "msg", "function"} <= entry.keys()
+                 else "an object without it")
+        raise ParseError(path, line_no, "a journal entry with __REALTIME_TIMESTAMP", found)
     message = _text(entry.get("MESSAGE"))
     return {"realtime_us": realtime, "hostname": _text(entry.get("_HOSTNAME")),
             "unit": _text(entry.get("_SYSTEMD_UNIT")), "pid": _int(entry.get("_PID")),
@@ -103,7 +107,8 @@ def _iso_us(m: re.Match) -> int:
 
 def _detect(path: Path, first: str) -> str:
     stripped = first.lstrip()
-    if stripped.startswith(("{", "[")):
+    # JSON (an object per line, or json-pretty's array); "[<pid>] " is a launcher's prefix on text
+    if stripped.startswith(("{", "[")) and not _PID_PREFIX.match(stripped):
         return "json"
     if _DOCKER.match(first):
         return "docker"
@@ -189,7 +194,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="journal",
     table="raw_journal",
-    version=3,
+    version=4,                  # 4: "[<pid>] " text is not JSON; b11434 progress lines
     columns={"realtime_us": "BIGINT", "log_rel_s": "DOUBLE", "hostname": "VARCHAR",
              "unit": "VARCHAR", "pid": "INTEGER", "message": "VARCHAR", "event": "VARCHAR",
              "slot_id": "INTEGER", "task_id": "INTEGER", "ms": "DOUBLE", "tokens": "BIGINT",

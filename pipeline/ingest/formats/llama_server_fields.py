@@ -23,7 +23,8 @@ _INT = r"(\d+)"
 _SLOT_EVENTS = [
     ("launch", re.compile(r"processing task\b"), ()),
     ("new_prompt", re.compile(r"new prompt, .*\b(?:task\.n_tokens|n_prompt_tokens) = " + _INT), ("tokens",)),
-    ("prompt_progress", re.compile(r"prompt processing progress, (?:n_past = " + _INT + r", )?n_tokens = " + _INT),
+    ("prompt_progress", re.compile(r"prompt processing(?: progress)?, (?:n_past = " + _INT
+                                   + r", )?n_tokens = +" + _INT + r", (?:batch\.n_tokens|progress) = "),
      ("tokens", "tokens_if_no_past")),
     ("prompt_done", re.compile(r"prompt (?:processing )?done, (?:n_past = " + _INT + r", )?n_tokens = " + _INT),
      ("tokens", "tokens_if_no_past")),
