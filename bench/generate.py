@@ -2,9 +2,9 @@
 
 ``netdev_capture`` writes a procnetdev-capture v1 file (raw_data/README.md) of about the asked
 size: 50 Hz samples of three interfaces whose counters grow, printed with the kernel's
-``dev_seq_printf_stats`` widths. ``ping_run`` writes an iputils ping run of the asked number of
-lines: the ``PING`` header, one reply line per probe (``%d bytes from %s: icmp_seq=%u ttl=%d
-time=%.3f ms``) and the statistics summary that ``finish()`` prints.
+``dev_seq_printf_stats`` widths. ``ping_run`` writes a ping run of the asked number of lines in
+one of three dialects (iputils, iputils with ``-D -O``, BSD): the ``PING`` header, one line per
+probe and the statistics summary the tool prints.
 """
 from __future__ import annotations
 
@@ -44,23 +44,57 @@ def netdev_capture(path: Path, size_bytes: int, host: str = "bench", start: floa
     return n
 
 
-def ping_run(path: Path, lines: int, destination: str = "10.200.0.2") -> int:
-    """Write an iputils ping run of ``lines`` lines; returns the number of replies."""
+PING_DIALECTS = ("iputils", "iputils -D -O", "bsd")
+
+
+def _loss(transmitted: int, received: int) -> str:
+    return f"{(transmitted - received) * 100.0 / transmitted:g}%"
+
+
+def ping_run(path: Path, lines: int, destination: str = "10.200.0.2",
+             dialect: str = "iputils") -> dict:
+    """Write a ping run of about ``lines`` lines in one of ``PING_DIALECTS``; returns what its
+    statistics say (packets sent and received, min/avg/max round trip in ms).
+
+    - ``iputils``: ``%d bytes from %s: icmp_seq=%u ttl=%d time=%.3f ms`` per reply.
+    - ``iputils -D -O``: each reply line after ``[<unix seconds>.<us>] ``, and every 10th probe
+      unanswered, reported as ``no answer yet for icmp_seq=%u`` (ping_common.c,
+      ``print_timestamp`` and ``-O``); the summary counts those as lost.
+    - ``bsd``: FreeBSD/macOS ``ping``: ``PING %s (%s): %d data bytes``, ``icmp_seq`` from 0,
+      ``%d packets received, %.1f%% packet loss`` and ``round-trip min/avg/max/stddev``.
+    """
     path = Path(path)
-    replies = max(lines - 6, 1)
-    total_ms = 0.0
+    probes = max(lines - 6, 1)
+    stamped = dialect == "iputils -D -O"
     times = []
     with open(path, "w", encoding="ascii", buffering=1 << 20) as fh:
-        fh.write(f"PING {destination} ({destination}) 56(84) bytes of data.\n")
-        for seq in range(1, replies + 1):
+        if dialect == "bsd":
+            fh.write(f"PING {destination} ({destination}): 56 data bytes\n")
+        else:
+            fh.write(f"PING {destination} ({destination}) 56(84) bytes of data.\n")
+        for seq in range(1, probes + 1):
+            stamp = f"[{1796183039 + seq // 100}.{seq % 100 * 10000:06d}] " if stamped else ""
+            if stamped and seq % 10 == 0:
+                fh.write(f"{stamp}no answer yet for icmp_seq={seq}\n")
+                continue
             t = 0.2 + (seq % 97) / 1000
             times.append(t)
-            total_ms += t
-            fh.write(f"64 bytes from {destination}: icmp_seq={seq} ttl=64 time={t:.3f} ms\n")
-        mean = total_ms / replies
-        mdev = (sum((t - mean) ** 2 for t in times) / replies) ** 0.5
+            icmp_seq = seq - 1 if dialect == "bsd" else seq
+            fh.write(f"{stamp}64 bytes from {destination}: icmp_seq={icmp_seq} ttl=64 time={t:.3f} ms\n")
+        received = len(times)
+        mean = sum(times) / received
+        dev = (sum((t - mean) ** 2 for t in times) / received) ** 0.5
         fh.write(f"\n--- {destination} ping statistics ---\n")
-        fh.write(f"{replies} packets transmitted, {replies} received, 0% packet loss, "
-                 f"time {replies * 10}ms\n")
-        fh.write(f"rtt min/avg/max/mdev = {min(times):.3f}/{mean:.3f}/{max(times):.3f}/{mdev:.3f} ms\n")
-    return replies
+        if dialect == "bsd":
+            fh.write(f"{probes} packets transmitted, {received} packets received, "
+                     f"{(probes - received) * 100.0 / probes:.1f}% packet loss\n")
+            fh.write(f"round-trip min/avg/max/stddev = {min(times):.3f}/{mean:.3f}/"
+                     f"{max(times):.3f}/{dev:.3f} ms\n")
+        else:
+            fh.write(f"{probes} packets transmitted, {received} received, "
+                     f"{_loss(probes, received)} packet loss, time {probes * 10}ms\n")
+            fh.write(f"rtt min/avg/max/mdev = {min(times):.3f}/{mean:.3f}/{max(times):.3f}/"
+                     f"{dev:.3f} ms\n")
+    return {"packets_transmitted": probes, "packets_received": received,
+            **{name: float(f"{v:.3f}") for name, v in
+               (("rtt_min_ms", min(times)), ("rtt_avg_ms", mean), ("rtt_max_ms", max(times)))}}
