@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from parser_cases import assert_rejects
 from paths import TESTS
-from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats import iperf3
 
 CORPUS = TESTS / "corpora" / "iperf3"
@@ -54,7 +54,4 @@ def test_three_streams_sum_to_the_summary():
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_refused_output_names_its_line_and_reason(name):
-    line, words = REFUSED[name]
-    with pytest.raises(ParseError) as info:
-        iperf3.parse(CORPUS / name)
-    assert info.value.line == line and words in str(info.value)
+    assert_rejects(iperf3.parse, CORPUS / name, *REFUSED[name])

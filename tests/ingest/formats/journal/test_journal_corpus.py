@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from parser_cases import assert_rejects
 from paths import TESTS
-from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats import journal
 
 CORPUS = TESTS / "corpora" / "llama_server"
@@ -55,7 +55,4 @@ def test_the_b11434_progress_line_is_read():
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_refused_log_names_its_line_and_what_it_is(name):
-    line, words = REFUSED[name]
-    with pytest.raises(ParseError) as info:
-        journal.parse(CORPUS / "issues" / name)
-    assert info.value.line == line and words in str(info.value)
+    assert_rejects(journal.parse, CORPUS / "issues" / name, *REFUSED[name])

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from parser_cases import assert_rejects
 from paths import TESTS
-from pipeline.ingest.base import ParseError
 from pipeline.ingest.formats import nccl_tests
 
 CORPUS = TESTS / "corpora" / "nccl_tests"
@@ -54,10 +54,7 @@ def test_the_complete_run_parses_to_its_table():
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_an_excerpt_is_refused_for_what_it_lacks(name):
-    line, words = REFUSED[name]
-    with pytest.raises(ParseError) as info:
-        nccl_tests.parse(CORPUS / name)
-    assert info.value.line == line and words in str(info.value)
+    assert_rejects(nccl_tests.parse, CORPUS / name, *REFUSED[name])
 
 
 def test_an_srun_label_is_read_as_the_table_beneath_it(tmp_path):
