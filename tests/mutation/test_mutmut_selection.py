@@ -13,7 +13,8 @@ SELECTION = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mutmut
 
 def test_every_corpus_test_is_run_against_the_mutants():
     corpus_tests = sorted(str(p.relative_to(REPO)) for p in REPO.glob("tests/**/test_*_corpus.py"))
-    assert len(corpus_tests) == 7           # ping, gguf, netdev, ethtool, iperf3, nccl_tests, journal
+    # ping, gguf, netdev, ethtool, iperf3, nccl_tests, journal, nccl_debug, env
+    assert len(corpus_tests) == 9
     assert [t for t in corpus_tests if t not in SELECTION] == []
     assert "tests/ingest/formats/gguf/test_gguf_corpus_stock_reader.py" not in SELECTION
 

@@ -13,7 +13,8 @@ _TAG = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:")
 _PREFIX = re.compile(r"^(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>-?\d+)\](?: \S+:\d+)? NCCL (?P<level>INFO|WARN) ")
 _VERSION = re.compile(r"NCCL version (\S+)")
 _NET = re.compile(r"^NET/(?P<plugin>\w+) ?: Using \[\d+\](?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
-_BOOTSTRAP = re.compile(r"^Bootstrap ?: Using (?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
+# NCCL 2.4 numbered the bootstrap interface as it numbers the NET ones: "Using [0]ens5:…"
+_BOOTSTRAP = re.compile(r"^Bootstrap ?: Using (?:\[\d+\])?(?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
 _CHANNEL = re.compile(r"\bvia (?P<via>NET/\S+|P2P/direct pointer|P2P/\S+|SHM\S*|direct shared memory)")
 
 FACTS = ("nccl_version", "net_plugin", "net_interface", "net_address", "bootstrap_interface",
@@ -64,7 +65,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_debug",
     table="raw_nccl_debug",
-    version=2,
+    version=3,                  # 3: NCCL 2.4's "Bootstrap : Using [0]ens5:…" names ens5
     columns={name: "VARCHAR" for name in FACTS},
     parse=parse,
     description="NCCL_DEBUG=INFO output: NCCL version, the interface and transport actually used.",

@@ -148,7 +148,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=5,                  # 5: srun --label prefixes are read
+    version=6,                  # 5: srun --label prefixes are read; 6: NCCL 2.4's bootstrap line
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
