@@ -46,6 +46,22 @@ class _NoAliasLoader(yaml.SafeLoader):
             self._depth = depth
 
 
+    def construct_mapping(self, node, deep=False):
+        """A key given twice in one mapping is refused with both lines (YAML leaves it to the
+        loader, and PyYAML keeps the last: a second ``provenance:`` would win silently)."""
+        first: dict = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                continue                      # a complex key: the SafeLoader's own error
+            key, line = self.construct_object(key_node), key_node.start_mark.line + 1
+            if key in first:
+                raise ManifestYamlError(
+                    f"{self.name}:{line}: expected each key once in a mapping, found {key!r} "
+                    f"again (first on line {first[key]}); keep the one you mean")
+            first[key] = line
+        return super().construct_mapping(node, deep)
+
+
 def load(path: Path, display: str):
     """The YAML document at ``path``; errors name ``display`` (the path relative to raw_data/)."""
     data = Path(path).read_bytes()

@@ -34,6 +34,23 @@ def test_an_alias_is_refused_on_its_line(tmp_path):
         "are not allowed in a manifest)")
 
 
+def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
+    # PyYAML alone keeps the last: "reconstructed" would silently override "captured"
+    assert _refused(tmp_path, b"campaign: c\nprovenance: captured\nfiles: []\n"
+                              b"provenance: reconstructed\n") == (
+        "p2p/c/manifest.yaml:4: expected each key once in a mapping, found 'provenance' again "
+        "(first on line 2); keep the one you mean")
+    # inside a list's mapping too, on the line of the second
+    assert _refused(tmp_path, b"files:\n  - path: a\n    format: ping\n    format: iperf3\n") == (
+        "p2p/c/manifest.yaml:4: expected each key once in a mapping, found 'format' again "
+        "(first on line 3); keep the one you mean")
+
+
+def test_keys_that_differ_in_type_are_two_keys(tmp_path):
+    # 1 (an integer) and "1" (a string) are different keys in YAML
+    assert _load(tmp_path, b"1: a\n'1': b\n") == {1: "a", "1": "b"}
+
+
 def test_a_value_may_be_4096_characters_not_more(tmp_path):
     assert MAX_SCALAR_CHARS == 4096
     assert _load(tmp_path, b"a: " + b"x" * 4096 + b"\n") == {"a": "x" * 4096}
