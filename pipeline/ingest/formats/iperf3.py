@@ -5,6 +5,7 @@ The format and its variants, tool version by tool version: raw_data/FORMATS.md, 
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -51,6 +52,36 @@ def _stream(path: Path, text: str):
     return doc, end_line
 
 
+# bits_per_second is iperf3's own bytes * 8 / seconds (iperf_api.c); a summary whose rate is
+# further than this from it was not computed by iperf3 (JSON keeps both to 6+ digits)
+RATE_TOLERANCE = 0.02
+
+
+def _bounded(path: Path, line: int, where: str, section: dict) -> None:
+    """Refuse values no measurement has: not finite, negative, a duration that is not positive,
+    a rate that is not the section's own bytes over its seconds, a loss beyond 100 %."""
+    for key, value in section.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParseError(path, line, f"a finite {where}.{key}", repr(value))
+    def number(key):
+        value = section.get(key)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    for key in ("bytes", "bits_per_second", "retransmits", "lost_packets", "packets", "jitter_ms"):
+        if (value := number(key)) is not None and value < 0:
+            raise ParseError(path, line, f"{where}.{key} of at least 0", repr(value))
+    seconds, size, rate = number("seconds"), number("bytes"), number("bits_per_second")
+    if seconds is not None and seconds <= 0:
+        raise ParseError(path, line, f"{where}.seconds above 0 (a test that ran)", repr(seconds))
+    if (lost := number("lost_percent")) is not None and not 0 <= lost <= 100:
+        raise ParseError(path, line, f"{where}.lost_percent from 0 to 100", repr(lost))
+    if None not in (seconds, size, rate):
+        computed = size * 8 / seconds
+        if abs(rate - computed) > RATE_TOLERANCE * max(computed, 1.0):
+            raise ParseError(path, line, f"{where}.bits_per_second = bytes * 8 / seconds "
+                             f"({size} * 8 / {seconds} = {computed:.6g}), as iperf3 computes it",
+                             f"{rate!r}")
+
+
 def parse(path: Path) -> list[dict]:
     text = read_text_strict(path)
     require_nonempty(path, text)
@@ -83,6 +114,9 @@ def parse(path: Path) -> list[dict]:
         raise ParseError(path, end_line or 1, "one direction per test (a row is one direction)",
                          "a --bidir test (end.sum_sent_bidir_reverse): measure each direction "
                          "in its own run, -R for the reverse")
+    for where, section in (("end.sum_sent", sent), ("end.sum_received", received),
+                           ("end.sum", udp_sum if isinstance(udp_sum, dict) else {})):
+        _bounded(path, end_line or 1, where, section)
     conn = _get(doc, "start", "connected", 0) or {}
     cpu = _get(doc, "end", "cpu_utilization_percent") or {}
     reverse = test.get("reverse")
@@ -113,7 +147,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="iperf3",
     table="raw_iperf3",
-    version=3,                  # 3: a --bidir test is refused (it was read as one direction)
+    version=4,                  # 3: a --bidir test is refused; 4: impossible values are
     columns={"version": "VARCHAR", "start_unix_s": "DOUBLE", "local_host": "VARCHAR",
              "remote_host": "VARCHAR", "protocol": "VARCHAR", "num_streams": "INTEGER",
              "reverse": "BOOLEAN", "duration_s": "DOUBLE", "sent_bytes": "BIGINT",
