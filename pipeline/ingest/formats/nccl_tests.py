@@ -4,6 +4,7 @@ The format and its variants, tool version by tool version: raw_data/FORMATS.md, 
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -56,10 +57,15 @@ class _Layout:
 
 
 def _number(path, line_no, token, what):
+    """A number nccl-tests printed (%g/%f: finite; times, bandwidths and ranks it prints are not
+    below -1): 'inf', 'nan' or a negative bandwidth is no measurement."""
     try:
-        return float(token)
+        value = float(token)
     except ValueError:
         raise ParseError(path, line_no, what, repr(token)) from None
+    if not math.isfinite(value):
+        raise ParseError(path, line_no, f"{what} (a finite number)", repr(token))
+    return value
 
 
 def _check_value(path, line_no, token, layout: _Layout):
@@ -125,6 +131,9 @@ def parse(path: Path) -> list[dict]:
             wrong, error = _check_value(path, line_no, tokens[start + 3], layout)
             if time_us <= 0:
                 raise ParseError(path, line_no, "a positive time", tokens[start])
+            if algbw < 0 or busbw < 0:
+                raise ParseError(path, line_no, "algbw and busbw of at least 0",
+                                 f"{tokens[start + 1]} and {tokens[start + 2]}")
             rows.append({
                 "size_bytes": size, "count": int(values["count"]), "type": values["type"],
                 "redop": values.get("redop"), "root": root, "placement": placement,
@@ -148,7 +157,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=6,                  # 5: srun --label prefixes are read; 6: NCCL 2.4's bootstrap line
+    version=7,                  # 5: srun --label; 6: NCCL 2.4's bootstrap; 7: inf/nan refused
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",

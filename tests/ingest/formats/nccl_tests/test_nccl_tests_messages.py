@@ -69,6 +69,15 @@ CASES = {
     "a zero time": (
         f"{HEADER}\n{ROW.replace('100.0', '0', 1)}\n{FOOTER}\n",
         "run.log:2: expected a positive time, found 0"),
+    "an infinite bandwidth": (
+        f"{HEADER}\n{ROW.replace('10.49   10.49', '10.49     inf', 1)}\n{FOOTER}\n",
+        "run.log:2: expected busbw in GB/s (a finite number), found 'inf'"),
+    "a time that is not a number": (
+        f"{HEADER}\n{ROW.replace('100.0', '  nan', 1)}\n{FOOTER}\n",
+        "run.log:2: expected a time in us (a finite number), found 'nan'"),
+    "a negative bandwidth": (
+        f"{HEADER}\n{ROW.replace('10.49   10.49', '-10.49  10.49', 1)}\n{FOOTER}\n",
+        "run.log:2: expected algbw and busbw of at least 0, found -10.49 and 10.49"),
     "no header at all": (
         "launcher says hello\n",
         "run.log:1: expected an nccl-tests column header ('#  size  count  type …'), found "
