@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,14 +63,51 @@ def _timeout(timeout_s: float | None) -> float:
         else timeout_s
 
 
+# a wait this long is said (a build waits milliseconds for a reader without a word)
+NOTICE_AFTER_S = 1.0
+
+
+def _command(pid: str) -> str:
+    """The holder's command line as /proc shows it (empty when it cannot be read)."""
+    try:
+        raw = Path(f"/proc/{int(pid)}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return ""
+    # one line: an argument may hold newlines or control characters (python -c '…')
+    text = " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:120]
+
+
+def waiting_message(path: Path, timeout_s: float) -> str:
+    """Who holds ``path`` (pid, command, since when) and how long this process will wait."""
+    holder = _holder(path)
+    command = _command(holder)
+    try:
+        held_s = max(0.0, time.time() - path.stat().st_mtime)     # written when it was taken
+        since = f", held for {held_s:.0f} s"
+    except OSError:
+        since = ""
+    what = f" ({command})" if command else ""
+    return (f"waiting for {path.name}: another build, pid {holder}{what}{since}, holds it; "
+            f"waiting up to {timeout_s:.0f} s (INTERCONNECT_LOCK_TIMEOUT)")
+
+
 def _wait_flock(fd: int, mode: int, path: Path, deadline: float, timeout_s: float) -> None:
     """``flock(fd, mode)``, looking again every 0.1 s until ``deadline``; then refused, naming
-    the holder."""
+    the holder. A wait of NOTICE_AFTER_S or more is said on stderr (who holds the lock, how long
+    this waits), and its end with how long it took."""
+    started, said = time.monotonic(), False
     while True:
         try:
             fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            if said:
+                print(f"{path.name}: taken after waiting {time.monotonic() - started:.1f} s",
+                      file=sys.stderr, flush=True)
             return
         except BlockingIOError:
+            if not said and time.monotonic() - started >= NOTICE_AFTER_S:
+                said = True
+                print(waiting_message(path, timeout_s), file=sys.stderr, flush=True)
             if time.monotonic() >= deadline:
                 raise BuildLockedError(f"another build (pid {_holder(path)}) holds {path}; gave "
                                        f"up after waiting {timeout_s:.0f} s; nothing was written") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -197,3 +198,41 @@ def test_the_fault_point_is_hit_with_exactly_the_first_half_written_in_tmp_dir(t
     seen.clear()
     write_if_changed(target, data + b"!", tmp_dir=staging)
     assert seen == []
+
+
+def test_a_wait_says_who_holds_the_lock_and_how_long_it_waits(tmp_path, monkeypatch, capsys):
+    path = tmp_path / ".interconnect-build.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True,
+                              cwd=REPO)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(lock, "_held", {})
+        monkeypatch.setattr(lock, "_refused", {})
+        monkeypatch.setattr(lock, "NOTICE_AFTER_S", 0.0)       # say it at once
+        monkeypatch.delenv(lock.OWNER_ENV, raising=False)
+        with pytest.raises(lock.BuildLockedError):
+            lock.acquire([path], timeout_s=0.2)
+        said = capsys.readouterr().err
+        assert said.startswith(f"waiting for .interconnect-build.lock: another build, pid {holder.pid} (")
+        assert "-c" in said and "held for" in said and "waiting up to 0 s (INTERCONNECT_LOCK_TIMEOUT)" in said
+        assert said.count("waiting for") == 1                    # once, not every 0.1 s
+        # the holder ends while this waits: the lock is taken and the wait's end is said
+        monkeypatch.setattr(lock, "_refused", {})
+        threading.Timer(0.3, holder.kill).start()
+        lock.acquire([path], timeout_s=30)
+        said = capsys.readouterr().err.splitlines()
+        assert said[0].startswith("waiting for .interconnect-build.lock") and len(said) == 2
+        assert said[1].startswith(".interconnect-build.lock: taken after waiting ")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_short_wait_says_nothing(tmp_path, monkeypatch, capsys):
+    # a build waits milliseconds for a reader: below NOTICE_AFTER_S, not a word
+    path = tmp_path / ".interconnect-build.lock"
+    monkeypatch.setattr(lock, "_held", {})
+    monkeypatch.setattr(lock, "_refused", {})
+    monkeypatch.delenv(lock.OWNER_ENV, raising=False)
+    lock.acquire([path], timeout_s=1)
+    assert capsys.readouterr().err == "" and lock.NOTICE_AFTER_S == 1.0
