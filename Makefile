@@ -28,7 +28,7 @@ $(DAGSTER_HOME)/dagster.yaml: config/dagster.yaml
 
 # Ingest raw_data/, build every SQL model, render docs/ and build site/ (mkdocs --strict).
 # Exit status of the build: 0 all published, 3 some campaigns withheld (printed with their
-# reasons; make reports "Error 3"), 1 nothing published.
+# reasons; make reports "Error 3"), 1 nothing published, 130 interrupted (SIGINT/SIGTERM).
 docs: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/python -m pipeline.commands.build
 

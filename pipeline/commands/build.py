@@ -3,7 +3,8 @@
 Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), then runs every
 asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
 were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
-was held; the reason is printed). ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
+was held; the reason is printed); 130 interrupted by SIGINT or SIGTERM (what was already
+published is printed). ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
 are as the last successful build left them does nothing and says so (pipeline/commands/build_key.py);
 ``--force`` builds anyway. With ``DAGSTER_HOME``
 set, the run is recorded in that instance, so ``dg dev`` shows it.
@@ -48,6 +49,43 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+class _Signals:
+    """Which signals arrived during the build. Dagster replaces the Python handlers while steps
+    run and turns the interrupt into a failed step, so the signal is seen where it lands: the
+    interpreter writes each one's number to the wakeup fd, whoever's handler then runs."""
+
+    def __init__(self):
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        os.set_blocking(write, False)
+        signal.set_wakeup_fd(write)
+
+    def seen(self) -> list[str]:
+        try:
+            data = os.read(self._read, 256)
+        except BlockingIOError:
+            return []
+        return [signal.Signals(n).name for n in data if n in (signal.SIGINT, signal.SIGTERM)]
+
+
+def _published(project: Project) -> tuple:
+    from pipeline.ingest.digest import folder_digest
+    site = project.site
+    return folder_digest(project.docs), os.readlink(site) if site.is_symlink() else ""
+
+
+def _interrupted(project: Project, before: tuple, names: list[str]) -> int:
+    """Exit 130, saying what of the build was published before the signal."""
+    _leftovers(project)
+    docs, site = (a != b for a, b in zip(_published(project), before))
+    what = ("nothing published: docs/ and site/ are as they were" if not (docs or site) else
+            f"{' and '.join(n for n, changed in (('docs/', docs), ('site/', site)) if changed)} "
+            "already replaced; the next build publishes the rest")
+    name = names[0] if names else "SIGINT"
+    print(f"build of {project.root} interrupted by {name}: {what}", file=sys.stderr)
+    return 130
+
+
 def _leftovers(project: Project) -> None:
     """Staging folders of this (failed or interrupted) build; we hold the lock."""
     import shutil
@@ -65,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build of {project.root} not started: {exc}", file=sys.stderr)
         return 1
     os.environ[OWNER_ENV] = str(os.getpid())
+    signals = _Signals()
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     recover(project)        # finish a publication a killed build left half done
     inputs = build_key.inputs_key(project, args)
     record = None if "--force" in args else build_key.unchanged(project, inputs)
@@ -80,19 +120,21 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.commands.in_process import (
         build,  # Dagster: imported only when there is work to do
     )
+    before = _published(project)
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
                         instance=_instance(), log_level="DEBUG" if verbose else "CRITICAL")
     except KeyboardInterrupt:
-        _leftovers(project)
-        print(f"build of {project.root} interrupted; docs/ and site/ are as they were",
-              file=sys.stderr)
-        return 130
+        return _interrupted(project, before, signals.seen())
     except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
+        if (names := signals.seen()):
+            return _interrupted(project, before, names)
         _leftovers(project)
         print(f"build of {project.root} failed: {exc}", file=sys.stderr)
         return 1
+    if (names := signals.seen()):
+        return _interrupted(project, before, names)
     if not outcome.success:
         _leftovers(project)
         print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",

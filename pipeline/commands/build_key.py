@@ -93,6 +93,8 @@ def unchanged(project: Project, inputs: dict) -> dict | None:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    if not isinstance(record, dict):        # derived state: a record that is not one is none
+        return None
     if record.get("inputs") != inputs:
         return None
     if record.get("outputs") != outputs_key(project):
