@@ -24,6 +24,7 @@ from pipeline.project import Project
 from pipeline.publish.docs_swap import clean_staging, recover
 from pipeline.util.faults import checkpoint
 from pipeline.util.lock import OWNER_ENV, BuildLockedError, writer_lock
+from pipeline.warehouse.heal import heal
 
 
 def _instance():
@@ -107,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     recover(project)        # finish a publication a killed build left half done
+    if (healed := heal(project.warehouse)):
+        print(healed, file=sys.stderr)
     inputs = build_key.inputs_key(project, args)
     record = None if "--force" in args else build_key.unchanged(project, inputs)
     if record is not None:
