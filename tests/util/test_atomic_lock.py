@@ -79,7 +79,9 @@ time.sleep(30)
 """
 
 
-def test_a_held_lock_is_refused_after_the_timeout_naming_the_holder(tmp_path, monkeypatch):
+@pytest.fixture
+def held_elsewhere(tmp_path, monkeypatch):
+    """(the lock's path, the other process that holds it); this process holds no lock."""
     path = tmp_path / ".interconnect-build.lock"
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True,
                               cwd=REPO)
@@ -88,23 +90,28 @@ def test_a_held_lock_is_refused_after_the_timeout_naming_the_holder(tmp_path, mo
         monkeypatch.setattr(lock, "_held", {})
         monkeypatch.setattr(lock, "_refused", {})
         monkeypatch.delenv(lock.OWNER_ENV, raising=False)
-        start = time.monotonic()
-        with pytest.raises(lock.BuildLockedError) as info:
-            lock.acquire([path], timeout_s=0.3)
-        assert time.monotonic() - start >= 0.3                      # it waited
-        assert f"pid {holder.pid}" in str(info.value) and "nothing was written" in str(info.value)
-        # refused once, refused at once after that
-        start = time.monotonic()
-        with pytest.raises(lock.BuildLockedError):
-            lock.acquire([path], timeout_s=5)
-        assert time.monotonic() - start < 1
-        # a child of the holder (its pid exported) goes through
-        monkeypatch.setenv(lock.OWNER_ENV, str(holder.pid))
-        monkeypatch.setattr(lock, "_refused", {})
-        lock.acquire([path], timeout_s=0.1)
+        yield path, holder
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_held_lock_is_refused_after_the_timeout_naming_the_holder(held_elsewhere, monkeypatch):
+    path, holder = held_elsewhere
+    start = time.monotonic()
+    with pytest.raises(lock.BuildLockedError) as info:
+        lock.acquire([path], timeout_s=0.3)
+    assert time.monotonic() - start >= 0.3                      # it waited
+    assert f"pid {holder.pid}" in str(info.value) and "nothing was written" in str(info.value)
+    # refused once, refused at once after that
+    start = time.monotonic()
+    with pytest.raises(lock.BuildLockedError):
+        lock.acquire([path], timeout_s=5)
+    assert time.monotonic() - start < 1
+    # a child of the holder (its pid exported) goes through
+    monkeypatch.setenv(lock.OWNER_ENV, str(holder.pid))
+    monkeypatch.setattr(lock, "_refused", {})
+    lock.acquire([path], timeout_s=0.1)
 
 
 def test_a_free_lock_is_taken_and_names_this_process(tmp_path, monkeypatch):
@@ -200,32 +207,22 @@ def test_the_fault_point_is_hit_with_exactly_the_first_half_written_in_tmp_dir(t
     assert seen == []
 
 
-def test_a_wait_says_who_holds_the_lock_and_how_long_it_waits(tmp_path, monkeypatch, capsys):
-    path = tmp_path / ".interconnect-build.lock"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True,
-                              cwd=REPO)
-    try:
-        assert holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(lock, "_held", {})
-        monkeypatch.setattr(lock, "_refused", {})
-        monkeypatch.setattr(lock, "NOTICE_AFTER_S", 0.0)       # say it at once
-        monkeypatch.delenv(lock.OWNER_ENV, raising=False)
-        with pytest.raises(lock.BuildLockedError):
-            lock.acquire([path], timeout_s=0.2)
-        said = capsys.readouterr().err
-        assert said.startswith(f"waiting for .interconnect-build.lock: another build, pid {holder.pid} (")
-        assert "-c" in said and "held for" in said and "waiting up to 0 s (INTERCONNECT_LOCK_TIMEOUT)" in said
-        assert said.count("waiting for") == 1                    # once, not every 0.1 s
-        # the holder ends while this waits: the lock is taken and the wait's end is said
-        monkeypatch.setattr(lock, "_refused", {})
-        threading.Timer(0.3, holder.kill).start()
-        lock.acquire([path], timeout_s=30)
-        said = capsys.readouterr().err.splitlines()
-        assert said[0].startswith("waiting for .interconnect-build.lock") and len(said) == 2
-        assert said[1].startswith(".interconnect-build.lock: taken after waiting ")
-    finally:
-        holder.kill()
-        holder.wait()
+def test_a_wait_says_who_holds_the_lock_and_how_long_it_waits(held_elsewhere, monkeypatch, capsys):
+    path, holder = held_elsewhere
+    monkeypatch.setattr(lock, "NOTICE_AFTER_S", 0.0)           # say it at once
+    with pytest.raises(lock.BuildLockedError):
+        lock.acquire([path], timeout_s=0.2)
+    said = capsys.readouterr().err
+    assert said.startswith(f"waiting for .interconnect-build.lock: another build, pid {holder.pid} (")
+    assert "-c" in said and "held for" in said and "waiting up to 0 s (INTERCONNECT_LOCK_TIMEOUT)" in said
+    assert said.count("waiting for") == 1                    # once, not every 0.1 s
+    # the holder ends while this waits: the lock is taken and the wait's end is said
+    monkeypatch.setattr(lock, "_refused", {})
+    threading.Timer(0.3, holder.kill).start()
+    lock.acquire([path], timeout_s=30)
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith("waiting for .interconnect-build.lock") and len(said) == 2
+    assert said[1].startswith(".interconnect-build.lock: taken after waiting ")
 
 
 def test_a_short_wait_says_nothing(tmp_path, monkeypatch, capsys):
