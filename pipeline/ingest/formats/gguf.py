@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,8 @@ class _MetadataReader(GGUFReader):
             # the same mapped bytes as a plain array: slicing a memmap does bookkeeping on
             # every slice, which made a 32,000-token vocabulary take seconds to read
             self.data = self.data.view(np.ndarray)
+        if int(offset) + np.dtype(dtype).itemsize * int(count) > len(self.data):
+            raise _ShortRead(int(offset), len(self.data))   # before numpy's view of a short slice
         arr = super()._get(offset, dtype, count, override_order)
         if len(arr) != int(count):
             raise _ShortRead(int(offset), len(self.data))
@@ -126,15 +129,41 @@ def _row(field) -> dict:
             "source_line": int(field.offset)}
 
 
+HEADER_BYTES = 24        # magic, version (u32), tensor_count (u64), kv_count (u64)
+MIN_KV_BYTES = 14        # key length (u64), a 1-byte key, value type (u32), a 1-byte value
+MAX_TENSORS = 1 << 20    # models have thousands of tensors; a header dump may hold none of their infos
+MAX_KVS_UNCHECKED = 1 << 16   # below this the reader meets a short file where it ends, to the byte
+
+
+def _check_counts(path: Path, head: bytes, size: int) -> None:
+    """The header's counts against the file: an absurd count (a kv_count no file of this size can
+    hold, past MAX_KVS_UNCHECKED; a tensor_count past MAX_TENSORS) is named with its field and
+    offset, not met later as a cut KV section or a duplicate empty key."""
+    if len(head) < HEADER_BYTES:
+        return                                        # the reader names where it ends
+    (version,) = struct.unpack_from("<I", head, 4)
+    order = ">" if version & 0xFFFF == 0 else "<"     # a big-endian file, as gguf-py tells it
+    if struct.unpack_from(f"{order}I", head, 4)[0] not in READER_SUPPORTED_VERSIONS:
+        return                                        # the reader names the version
+    tensors, kvs = struct.unpack_from(f"{order}QQ", head, 8)
+    if tensors > MAX_TENSORS:
+        raise ParseError(path, 8, f"a tensor_count of at most {MAX_TENSORS:,}", f"{tensors:,}")
+    most = (size - HEADER_BYTES) // MIN_KV_BYTES
+    if kvs > most and kvs > MAX_KVS_UNCHECKED:
+        raise ParseError(path, 16, f"a kv_count this file can hold (at most {most:,} key/value "
+                         f"pairs in {size:,} bytes, {MIN_KV_BYTES} bytes each at least)", f"{kvs:,}")
+
+
 def parse(path: Path) -> list[dict]:
     path = Path(path)
     size = path.stat().st_size
     if size == 0:
         raise ParseError(path, 0, "a GGUF file", "an empty file")
     with path.open("rb") as f:
-        head = f.read(4)
-    if head != b"GGUF":
-        raise ParseError(path, 0, "GGUF magic b'GGUF'", f"{head!r}")
+        head = f.read(HEADER_BYTES)
+    if head[:4] != b"GGUF":
+        raise ParseError(path, 0, "GGUF magic b'GGUF'", f"{head[:4]!r}")
+    _check_counts(path, head, size)
     try:
         # Bound before __init__ runs, so a failure inside it can name its offset.
         reader = _MetadataReader.__new__(_MetadataReader)
@@ -163,7 +192,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="gguf",
     table="raw_gguf",
-    version=2,
+    version=3,                  # 3: absurd counts and cut values named by field and byte
     columns={"key": "VARCHAR", "value_type": "VARCHAR", "value": "VARCHAR"},
     parse=parse,
     description="GGUF header metadata, one row per key (gguf.GGUFReader).",
