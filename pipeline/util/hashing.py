@@ -1,5 +1,7 @@
-"""The sha256 of a file, read in 1 MiB chunks; ``file_sha`` remembers it per (path, size,
-mtime) so a tree hashed again only reads what changed."""
+"""The sha256 of a file, read in 1 MiB chunks; ``file_sha`` remembers it per (path, inode, size,
+mtime, ctime) so a tree hashed again only reads what changed. The ctime is the part a writer
+cannot set back: an edit of the same size whose mtime was restored (``touch -r``) still changes
+it, and so does replacing the file by another (a new inode)."""
 from __future__ import annotations
 
 import hashlib
@@ -17,10 +19,10 @@ def sha256_of(path: Path | str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _cached(path: str, size: int, mtime_ns: int) -> str:
+def _cached(path: str, inode: int, size: int, mtime_ns: int, ctime_ns: int) -> str:
     return sha256_of(path)
 
 
 def file_sha(path: Path, st: os.stat_result | None = None) -> str:
     st = st or path.stat()
-    return _cached(str(path), st.st_size, st.st_mtime_ns)
+    return _cached(str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
