@@ -4,8 +4,9 @@ The digest is the sha256 of every entry under the folder, in path order: a regul
 sha256 of its bytes, a symbolic link by its target text (never followed), anything else by its
 kind, each with its path. Sizes and modification times do not enter it, so a ``touch`` or a
 ``git checkout`` that leaves the bytes as they were changes nothing; a rename does change it.
-Hashes of unchanged files (same size and modification time) are remembered within a process, so
-a sensor tick rereads only what changed.
+Hashes of unchanged files (same inode, size, modification and change time) are remembered
+within a process, so a sensor tick rereads only what changed, and an edit whose modification
+time was put back is still seen (pipeline/util/hashing.py).
 """
 from __future__ import annotations
 
