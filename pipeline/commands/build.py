@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     inputs = build_key.inputs_key(project, args)
     record = None if "--force" in args else build_key.unchanged(project, inputs)
     if record is not None:
-        print("unchanged: raw_data/, sql/, templates/, the code and docs/ are as the last build "
-              "left them; nothing parsed, queried or written (--force builds anyway)",
+        print("unchanged: raw_data/, sql/, templates/, the code, docs/ and the site are as the "
+              "last build left them; nothing parsed, queried or written (--force builds anyway)",
               file=sys.stderr)
         print(record["summary"], file=sys.stderr)
         return int(record["exit_code"])

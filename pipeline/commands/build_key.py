@@ -23,6 +23,7 @@ from pathlib import Path
 from pipeline.ingest.digest import folder_digest
 from pipeline.project import REPO_ROOT, Project
 from pipeline.publish.figures.baseline import LEDGER
+from pipeline.publish.site import tree_digest
 from pipeline.util.atomic import atomic_write
 from pipeline.util.hashing import sha256_of
 
@@ -81,6 +82,9 @@ def outputs_key(project: Project) -> dict:
     return {"docs": folder_digest(project.docs),
             "site": os.readlink(project.site) if project.site.is_symlink() else "",
             "site_exists": project.site.is_dir(),
+            # what the site holds, not only where the link points: a half-deleted or edited
+            # build folder is not "as the last build left it"
+            "site_contents": tree_digest(project.site) if project.site.is_dir() else "",
             "publish": (os.readlink(publish) if publish and Path(publish).is_symlink() else ""),
             "warehouse": project.warehouse.is_file(), "raw_store": project.raw_store.is_dir()}
 

@@ -21,7 +21,9 @@ class SiteBuildError(RuntimeError):
     pass
 
 
-def _tree_digest(folder: Path) -> str:
+def tree_digest(folder: Path) -> str:
+    """The first 16 hex digits of the sha256 of every file's path and bytes under ``folder``: a
+    build folder's name, and what the no-op record keeps of the published site."""
     h = hashlib.sha256()
     for p in sorted(folder.rglob("*")):
         if p.is_file():
@@ -41,6 +43,36 @@ def swap_link(link: Path, target: Path) -> None:
     os.replace(tmp, link)
 
 
+def retire(folder: Path) -> None:
+    """Delete a build folder, renamed out of the build names first (one rename): a kill inside
+    the deletion leaves a ``.trash-`` folder, which no build reuses and the next one sweeps."""
+    trash = folder.with_name(f".trash-{folder.name}-{os.getpid()}")
+    shutil.rmtree(trash, ignore_errors=True)
+    os.replace(folder, trash)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def sweep(folder: Path, pattern: str) -> None:
+    """Leftovers of a killed build (we hold the lock: nothing else writes here)."""
+    for stale in sorted(folder.glob(pattern)):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def place(builds: Path, staging: Path, digest: str | None = None) -> Path:
+    """``staging`` under the name of what it holds, ``build-<digest>``. A folder of that name is
+    reused only when it holds exactly that: a kill inside a deletion, or a hand edit, leaves a
+    folder whose name no longer says what is in it, and it is replaced."""
+    digest = digest or tree_digest(staging)
+    final = builds / f"build-{digest}"
+    if final.is_dir() and not final.is_symlink() and tree_digest(final) == digest:
+        shutil.rmtree(staging)
+        return final
+    if final.exists() or final.is_symlink():
+        retire(final)
+    os.replace(staging, final)
+    return final
+
+
 def build_site(project: Project, publish_dir: str | None = None) -> Path:
     # The caller holds the build lock (pipeline/util/lock.py): a site built alone from the UI
     # must not race a full build over `.site.swap` and the cleanup of the previous build.
@@ -48,8 +80,8 @@ def build_site(project: Project, publish_dir: str | None = None) -> Path:
     builds.mkdir(exist_ok=True)
     # A build killed inside mkdocs leaves its staging folder; under the lock nothing else is
     # writing here, so any staging folder is such a leftover.
-    for stale in sorted(builds.glob("staging-*")):
-        shutil.rmtree(stale, ignore_errors=True)
+    sweep(builds, "staging-*")
+    sweep(builds, ".trash-*")
     staging = builds / f"staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
@@ -58,18 +90,15 @@ def build_site(project: Project, publish_dir: str | None = None) -> Path:
         proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True)
         if proc.returncode != 0:
             raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-        final = builds / f"build-{_tree_digest(staging)}"
-        if final.exists():
-            shutil.rmtree(staging)
-        else:
-            os.replace(staging, final)
+        final = place(builds, staging)
     except BaseException:        # a failure, SIGINT/SIGTERM (KeyboardInterrupt), ENOSPC
         shutil.rmtree(staging, ignore_errors=True)
         raise
     previous = project.site.resolve() if project.site.is_symlink() else None
     swap_link(project.site, final)
-    if previous and previous != final.resolve() and previous.parent == builds.resolve():
-        shutil.rmtree(previous, ignore_errors=True)
+    if previous and previous != final.resolve() and previous.parent == builds.resolve() \
+            and previous.exists():
+        retire(previous)
     if publish_dir:
         publish(final, Path(publish_dir))
     return final
@@ -80,18 +109,20 @@ def publish(build: Path, publish_dir: Path) -> None:
     publish_dir = publish_dir.resolve() if not publish_dir.is_symlink() else publish_dir
     versions = publish_dir.parent / f".{publish_dir.name}-versions"
     versions.mkdir(parents=True, exist_ok=True)
-    dest = versions / build.name
-    for stale in versions.glob(".copy-*"):      # left by a killed publish; we hold the lock
-        shutil.rmtree(stale, ignore_errors=True)
-    if not dest.exists():
+    sweep(versions, ".copy-*")                 # left by a killed publish; we hold the lock
+    sweep(versions, ".trash-*")
+    digest = tree_digest(build)
+    dest = versions / f"build-{digest}"
+    if not (dest.is_dir() and tree_digest(dest) == digest):
         tmp = versions / f".copy-{os.getpid()}"
         try:
             shutil.copytree(build, tmp)
-            os.replace(tmp, dest)
+            dest = place(versions, tmp, digest)
         except BaseException:    # ENOSPC half-way, or interrupted: no partial copy stays
             shutil.rmtree(tmp, ignore_errors=True)
             raise
     previous = publish_dir.resolve() if publish_dir.is_symlink() else None
     swap_link(publish_dir, dest)
-    if previous and previous != dest.resolve() and previous.parent == versions.resolve():
-        shutil.rmtree(previous, ignore_errors=True)
+    if previous and previous != dest.resolve() and previous.parent == versions.resolve() \
+            and previous.exists():
+        retire(previous)

@@ -18,10 +18,11 @@ import pytest
 from pipeline.commands.build_key import record_path
 from pipeline.commands.in_process import copy_tree
 from pipeline.project import Project
+from pipeline.publish.site import tree_digest
 
 from conftest import REPO, cli_env, run_cli_build
 
-SKIPPED = "unchanged: raw_data/, sql/, templates/, the code and docs/ are as the last build left them"
+SKIPPED = "unchanged: raw_data/, sql/, templates/, the code, docs/ and the site are as the last build left them"
 
 
 def _state(root: Path) -> dict[str, tuple[int, int]]:
@@ -101,6 +102,25 @@ def test_a_deleted_page_is_built_again(tree, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert SKIPPED not in proc.stderr and proc.stderr.splitlines()[0].startswith("raw files:")
     assert (root / "docs" / "data-quality.md").is_file()       # put back
+
+
+def test_a_damaged_site_is_built_again_whole(tree, tmp_path):
+    # what a kill inside the deletion of a build folder, or a hand edit, leaves: the link still
+    # points at build-<digest>, whose files are no longer that digest; the record covers the
+    # site's contents, and the folder is replaced, not reused by its name
+    root = _whole_copy(tree, tmp_path)
+    site = root / "site"
+    original = (site / "index.html").read_bytes()
+    (site / "sitemap.xml").unlink()
+    (site / "index.html").write_text("edited by hand")
+    proc = run_cli_build(root)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert SKIPPED not in proc.stderr
+    assert (site / "sitemap.xml").is_file() and (site / "index.html").read_bytes() == original
+    assert site.resolve().name == f"build-{tree_digest(site)}"
+    assert not list((root / ".site-builds").glob(".trash-*"))
+    again = run_cli_build(root)
+    assert SKIPPED in again.stderr                           # and now it is as it was left
 
 
 def _whole_copy(tree: Path, tmp_path: Path) -> Path:
