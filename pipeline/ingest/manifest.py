@@ -48,6 +48,8 @@ class Campaign:
     params: dict
     manifest_file: str
     entries: list[Entry] = field(default_factory=list)
+    # `hard_links: allowed`: listed files with other names (hard links) are read (scan.py)
+    hard_links: bool = False
 
 
 def valid_campaign_name(name: str) -> bool:
@@ -222,7 +224,11 @@ def validate(doc, folder: str, area: str, manifest_file: str) -> Campaign:
         entries = []
     else:
         entries = _entries(doc.get("files"), problems)
-    known = {"campaign", "kind", "title", "date", "provenance", "hosts", "links", "params", "files"}
+    hard_links = doc.get("hard_links")
+    if hard_links not in (None, "allowed"):
+        problems.append(f"hard_links: expected 'allowed' (or no key), found {hard_links!r}")
+    known = {"campaign", "kind", "title", "date", "provenance", "hosts", "links", "params", "files",
+             "hard_links"}
     unknown = sorted(str(k) for k in doc if k not in known)
     if unknown:
         problems.append(f"expected only the keys {', '.join(sorted(known))}, found {', '.join(unknown)}")
@@ -230,4 +236,5 @@ def validate(doc, folder: str, area: str, manifest_file: str) -> Campaign:
         raise ManifestError(manifest_file, problems)
     return Campaign(campaign=folder, area=area, kind=kind, title=title, date=date,
                     provenance=provenance, hosts=hosts, links=links, params=params,
-                    manifest_file=manifest_file, entries=entries)
+                    manifest_file=manifest_file, entries=entries,
+                    hard_links=hard_links == "allowed")

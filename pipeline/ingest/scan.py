@@ -145,6 +145,14 @@ def _present(raw_data: Path, folder: Path) -> tuple[dict[str, Path], list[FileEn
     return files, refused
 
 
+def _links_to(path: Path) -> int:
+    """How many names the file's bytes have (st_nlink): more than one is a hard link."""
+    try:
+        return os.lstat(path).st_nlink
+    except OSError:
+        return 1
+
+
 def _inside(raw_data: Path, path: Path) -> bool:
     """No component between raw_data/ and ``path`` is a link (so the path stays in the tree)."""
     rel = path.relative_to(raw_data)
@@ -197,6 +205,11 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
             entry.reason = (f"{source}: listed in {manifest_rel} but a symbolic link or not a "
                             f"regular file; only regular files inside raw_data/ are read")
             refused = [r for r in refused if r.source_file != source]
+        elif source in present and not campaign.hard_links and (links := _links_to(path)) > 1:
+            entry.status = "refused"
+            entry.reason = (f"{source}: a hard link ({links} names for the same bytes), so a file "
+                            f"outside raw_data/ may be it and change it; copy it in (cp without -l), "
+                            f"or put 'hard_links: allowed' in {manifest_rel} if every name is yours")
         elif source not in present:
             entry.status = "missing"
             entry.reason = f"{manifest_rel} lists {item.path}, which does not exist"

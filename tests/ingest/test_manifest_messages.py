@@ -81,8 +81,9 @@ CASES = [
      ["files[1].path: a is listed twice"]),
     ({"files": [{"path": "a", "format": "ping", "context": "x"}]},
      ["files[0].context: expected a mapping of names to values, found str"]),
-    ({"owner": "me", "extra": 1}, ["expected only the keys campaign, date, files, hosts, kind, links, "
-                                   "params, provenance, title, found extra, owner"]),
+    ({"owner": "me", "extra": 1}, ["expected only the keys campaign, date, files, hard_links, hosts, "
+                                   "kind, links, params, provenance, title, found extra, owner"]),
+    ({"hard_links": True}, ["hard_links: expected 'allowed' (or no key), found True"]),
 ]
 
 

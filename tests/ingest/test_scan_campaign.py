@@ -139,3 +139,21 @@ def test_a_linked_campaign_folder_is_no_campaign(tmp_path):
     raw, folder = _folder(tmp_path)
     os.symlink(folder, raw / "deployments" / "c2")
     assert [(a, n) for a, n, _ in campaign_folders(raw)] == [("deployments", "c1")]
+
+
+def test_a_hard_link_is_refused_unless_the_manifest_allows_it(tmp_path):
+    # raw_data/…/one.txt and elsewhere/secret.txt are one file: an edit outside raw_data/
+    # would change a measurement behind the manifest's back
+    raw, folder = _folder(tmp_path)
+    os.link(folder / "one.txt", tmp_path / "elsewhere" / "secret.txt")
+    scan = scan_campaign(raw, "deployments", "c1", formats={"ping"})
+    one = next(e for e in scan.files if e.source_file == "deployments/c1/one.txt")
+    assert (one.status, one.reason) == ("refused", (
+        "deployments/c1/one.txt: a hard link (2 names for the same bytes), so a file outside "
+        "raw_data/ may be it and change it; copy it in (cp without -l), or put 'hard_links: "
+        "allowed' in deployments/c1/manifest.yaml if every name is yours"))
+    # the manifest opts in: read as any other file
+    (folder / "manifest.yaml").write_text(MANIFEST + "hard_links: allowed\n")
+    scan = scan_campaign(raw, "deployments", "c1", formats={"ping"})
+    one = next(e for e in scan.files if e.source_file == "deployments/c1/one.txt")
+    assert one.status == "listed" and one.sha256 == _sha("PING")
