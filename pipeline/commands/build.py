@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from pathlib import Path
 
 from pipeline.commands import build_key
 from pipeline.project import Project
@@ -110,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     recover(project)        # finish a publication a killed build left half done
     if (healed := heal(project.warehouse)):
         print(healed, file=sys.stderr)
+    if os.environ.get("DAGSTER_HOME"):
+        from pipeline.orchestration.instance_heal import heal_instance
+        for line in heal_instance(Path(os.environ["DAGSTER_HOME"])):
+            print(line, file=sys.stderr)
     inputs = build_key.inputs_key(project, args)
     record = None if "--force" in args else build_key.unchanged(project, inputs)
     if record is not None:
