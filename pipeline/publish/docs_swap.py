@@ -78,6 +78,7 @@ def publish(docs: Path, staged: Path, campaign_slugs: set[str]) -> dict:
                 shutil.rmtree(docs / slug, ignore_errors=True)
                 removed += 1
     shutil.rmtree(staged, ignore_errors=True)
+    _prune_empty(staged.parent, staged.parent.parent)     # no empty .docs-staging/ left behind
     return {"written": written, "removed": removed}
 
 
@@ -99,3 +100,4 @@ def clean_staging(project, keep: str | None = None) -> None:
         for old in root.iterdir():
             if old.name != keep:
                 shutil.rmtree(old, ignore_errors=True)
+        _prune_empty(root, root.parent)
