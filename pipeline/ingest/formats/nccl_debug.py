@@ -9,7 +9,9 @@ from pathlib import Path
 
 from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
 
-_TAG = re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>:")
+# what a launcher puts before each line: Open MPI's --tag-output ("[1,0]<stdout>:") or Slurm's
+# srun --label ("0: ", padded to the widest task number); nccl-tests' result rows have no colon
+LAUNCHER_PREFIX = re.compile(r"^(?:\[\d+,\d+\]<(?:stdout|stderr)>:|\s*\d+: )")
 _PREFIX = re.compile(r"^(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>-?\d+)\](?: \S+:\d+)? NCCL (?P<level>INFO|WARN) ")
 _VERSION = re.compile(r"NCCL version (\S+)")
 _NET = re.compile(r"^NET/(?P<plugin>\w+) ?: Using \[\d+\](?P<iface>[^:\s]+):(?P<addr>[^<\s]+)")
@@ -23,7 +25,7 @@ FACTS = ("nccl_version", "net_plugin", "net_interface", "net_address", "bootstra
 
 def scan_line(line: str, facts: dict) -> bool:
     """Record what an NCCL log line says in ``facts`` (first value wins); True if it was one."""
-    line = _TAG.sub("", line, count=1)
+    line = LAUNCHER_PREFIX.sub("", line, count=1)
     m = _PREFIX.match(line)
     text = line[m.end():] if m else line
     if not m and "NCCL version" not in line:
@@ -65,7 +67,7 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="nccl_debug",
     table="raw_nccl_debug",
-    version=3,                  # 3: NCCL 2.4's "Bootstrap : Using [0]ens5:…" names ens5
+    version=4,                  # 3: NCCL 2.4's bootstrap names ens5; 4: srun --label read
     columns={name: "VARCHAR" for name in FACTS},
     parse=parse,
     description="NCCL_DEBUG=INFO output: NCCL version, the interface and transport actually used.",

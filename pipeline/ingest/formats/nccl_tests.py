@@ -9,11 +9,8 @@ import re
 from pathlib import Path
 
 from pipeline.ingest.base import Format, ParseError, read_text_strict, require_nonempty
-from pipeline.ingest.formats.nccl_debug import FACTS, scan_line
+from pipeline.ingest.formats.nccl_debug import FACTS, LAUNCHER_PREFIX, scan_line
 
-# what a launcher puts before each line: Open MPI's --tag-output ("[1,0]<stdout>:") or Slurm's
-# srun --label ("0: ", padded to the widest task number); a result row has no colon
-_TAG = re.compile(r"^(?:\[\d+,\d+\]<(?:stdout|stderr)>:|\s*\d+: )")
 _HEADER = re.compile(r"^#\s+size\s+count\s+type\b(.*)$")
 _FOOTER = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _NCCL_LOG = re.compile(r"\bNCCL (INFO|WARN)\b")
@@ -78,7 +75,7 @@ def _check_value(path, line_no, token, layout: _Layout):
 
 def _lines(text: str):
     for line_no, line in enumerate(text.splitlines(), start=1):
-        yield line_no, _TAG.sub("", line, count=1)
+        yield line_no, LAUNCHER_PREFIX.sub("", line, count=1)
 
 
 def parse(path: Path) -> list[dict]:
