@@ -4,10 +4,11 @@ aside with a line naming it, and Dagster starts that storage again, instead of e
 failing with "file is not a database" naming no file."""
 from __future__ import annotations
 
-import datetime as dt
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+
+from pipeline.util.aside import move_aside
 
 
 def _readable(db: Path) -> str | None:
@@ -24,19 +25,13 @@ def heal_instance(home: Path) -> list[str]:
     """Move every unreadable ``*.db`` under ``home`` aside (with its -wal/-shm); one line each.
     The caller holds the build lock (no build writes the instance meanwhile)."""
     lines = []
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     for db in sorted(Path(home).rglob("*.db")):
         if db.is_symlink() or not db.is_file() or db.stat().st_size == 0:
             continue            # an empty file is a new database to SQLite
         cause = _readable(db)
         if cause is None:
             continue
-        aside = db.with_name(f"{db.name}.unreadable-{stamp}")
-        db.rename(aside)
-        for suffix in ("-wal", "-shm"):
-            extra = db.with_name(db.name + suffix)
-            if extra.exists():
-                extra.rename(aside.with_name(aside.name + suffix))
+        aside = move_aside(db, ("-wal", "-shm"))
         lines.append(f"{db}: SQLite cannot read it ({cause}); moved aside to {aside.name}, and "
                      "Dagster starts it again (the history it held is in the aside copy)")
     return lines

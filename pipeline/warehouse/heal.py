@@ -3,10 +3,11 @@ open as a database (cut to 0 bytes or to a part, overwritten, not a database at 
 aside with a one-line message and built again, instead of failing every build that follows."""
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import duckdb
+
+from pipeline.util.aside import move_aside
 
 # DuckDB's words when another process holds the file: not corruption, nothing to heal
 _HELD = ("Could not set lock", "Conflicting lock")
@@ -25,11 +26,6 @@ def heal(path: Path) -> str | None:
         cause = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if any(words in cause for words in _HELD):
             return None
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    aside = path.with_name(f"{path.name}.unreadable-{stamp}")
-    path.rename(aside)
-    wal = path.with_name(path.name + ".wal")
-    if wal.exists():
-        wal.rename(aside.with_name(aside.name + ".wal"))
+    aside = move_aside(path, (".wal",))
     return (f"{path}: DuckDB cannot open it ({cause[:160]}); moved aside to {aside.name} and "
             "built again from raw_data/ (derived state; delete the aside copy when done)")
