@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from pipeline.commands import build_key
+from pipeline.ingest.digest import folder_digest
 from pipeline.project import Project
 from pipeline.publish.docs_swap import clean_staging, recover
 from pipeline.util.faults import checkpoint
@@ -71,7 +72,6 @@ class _Signals:
 
 
 def _published(project: Project) -> tuple:
-    from pipeline.ingest.digest import folder_digest
     site = project.site
     return folder_digest(project.docs), os.readlink(site) if site.is_symlink() else ""
 

@@ -100,18 +100,19 @@ def build_site(project: Project, publish_dir: str | None = None) -> Path:
             and previous.exists():
         retire(previous)
     if publish_dir:
-        publish(final, Path(publish_dir))
+        publish(final, Path(publish_dir), digest=final.name.removeprefix("build-"))
     return final
 
 
-def publish(build: Path, publish_dir: Path) -> None:
-    """Copy the build beside the publish link and swap it in."""
+def publish(build: Path, publish_dir: Path, digest: str | None = None) -> None:
+    """Copy the build beside the publish link and swap it in (``digest``: the build's, when the
+    caller has just placed it under that name)."""
     publish_dir = publish_dir.resolve() if not publish_dir.is_symlink() else publish_dir
     versions = publish_dir.parent / f".{publish_dir.name}-versions"
     versions.mkdir(parents=True, exist_ok=True)
     sweep(versions, ".copy-*")                 # left by a killed publish; we hold the lock
     sweep(versions, ".trash-*")
-    digest = tree_digest(build)
+    digest = digest or tree_digest(build)
     dest = versions / f"build-{digest}"
     if not (dest.is_dir() and tree_digest(dest) == digest):
         tmp = versions / f".copy-{os.getpid()}"
