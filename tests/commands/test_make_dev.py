@@ -1,4 +1,7 @@
-"""``make dev`` in the background stops, every process with it, when make gets SIGTERM."""
+"""``make dev`` started in the background by a non-interactive shell (as ``nohup``, a service
+manager or ``make dev &`` in a script start it: SIGINT ignored, inherited across exec) stops,
+every process with it, when make gets SIGTERM. The wrapper's own signal handling, with a fake
+``dg``: tests/commands/test_dev_wrapper.py."""
 from __future__ import annotations
 
 import os
@@ -58,26 +61,26 @@ def test_sigterm_to_make_stops_dg_dev_and_everything_it_started(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("INTERCONNECT_DB",)}
     env.update(DAGSTER_HOME=str(home), INTERCONNECT_ROOT=str(root))
-    log = (tmp_path / "dev.log").open("wb")
-    make = subprocess.Popen(["make", "-s", "dev", f"DEV_ARGS=-p {port}"], cwd=REPO, env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    log = tmp_path / "dev.log"
+    # the shell starts make as a background job and exits: make is nobody's child of ours
+    shell = subprocess.run(["sh", "-c", f'make -s dev "DEV_ARGS=-p {port}" >"{log}" 2>&1 & echo $!'],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    make = int(shell.stdout)
     try:
         def serving():
             with socket.socket() as s:
                 return s.connect_ex(("127.0.0.1", port)) == 0
         _wait(serving, 180, "the webserver")
-        started = _descendants(make.pid)
+        started = _descendants(make)
         # the wrapper, dg dev, the webserver, the daemon and code servers
         assert len(started) >= 4, started
-        make.send_signal(signal.SIGTERM)             # make only, not its process group
-        make.wait(timeout=30)
-        _wait(lambda: not _alive(started), 90, "every process of make dev to stop")
+        os.kill(make, signal.SIGTERM)                # make only, not its process group
+        _wait(lambda: not _alive(started | {make}), 90, "every process of make dev to stop")
         assert not serving()
     finally:
-        started = locals().get("started", set()) | _descendants(make.pid)
+        started = locals().get("started", set()) | _descendants(make) | {make}
         for pid in _alive(started):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        log.close()
