@@ -97,5 +97,11 @@ mutate: install
 serve: docs
 	$(BIN)/mkdocs serve
 
+# Derived state only (raw_data/, docs/ and the publish directory are never touched); says what
+# it removed and how much room that gave back.
+CLEANED := .warehouse .site-builds site .dagster_home .docs-staging
 clean:
-	rm -rf .warehouse .site-builds site .dagster_home
+	@found=0; for p in $(CLEANED); do \
+	  if [ -e "$$p" ] || [ -L "$$p" ]; then \
+	    echo "removed $$p ($$(du -sh "$$p" 2>/dev/null | cut -f1))"; rm -rf "$$p"; found=1; \
+	  fi; done; [ $$found = 1 ] || echo "nothing to remove: none of $(CLEANED) exists"

@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only netdev,ping,builds,startup,parallel] [--work DIR]``
+"""``python -m bench [--quick] [--only netdev,ping,builds,startup,parallel,disk] [--work DIR]``
 
 Generates its inputs in ``--work`` (default ``.bench/``, gitignored), runs each comparison
 side by side (medians of ``--runs``, default 3), prints a table, writes the rows of the targets
@@ -53,7 +53,8 @@ def write_readme(results, args) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench")
-    ap.add_argument("--only", default="netdev,ping,builds,startup,parallel")
+    ap.add_argument("--only", default="netdev,ping,builds,startup,parallel,disk")
+    ap.add_argument("--disk-builds", type=int, default=50)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default=str(ROOT / ".bench"))
     ap.add_argument("--quick", action="store_true")
@@ -73,6 +74,8 @@ def main(argv=None) -> int:
     if "parallel" in only:
         results += (targets.parallel(work, args.runs, campaigns=2, size_mb=5, write_csv=False)
                     if args.quick else targets.parallel(work, args.runs))
+    if "disk" in only:
+        results += targets.disk(work, 3 if args.quick else args.disk_builds)
     if "startup" in only:
         results += targets.startup(max(args.runs, 5))
     print(table(results))

@@ -122,6 +122,38 @@ def builds(work: Path, runs: int) -> list[Result]:
     ]
 
 
+def _derived_bytes(tree: Path, home: Path) -> int:
+    """Everything a build keeps besides its inputs and docs/: warehouse and raw store, site
+    builds, staging, and the Dagster instance."""
+    folders = [tree / n for n in (".warehouse", ".site-builds", ".docs-staging")] + [home]
+    return sum(p.lstat().st_size for f in folders if f.exists() for p in f.rglob("*")
+               if p.is_file() and not p.is_symlink())
+
+
+def disk(work: Path, builds: int) -> list[Result]:
+    """Disk use after ``builds`` real builds (``--force``, the site included, recorded in one
+    Dagster instance as make docs records them) against the use after the first."""
+    tree = _tree(work)
+    _empty_warehouse(tree)()
+    home = work / "disk-dagster-home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    shutil.copy(ROOT / "config" / "dagster.yaml", home / "dagster.yaml")
+    env = {**os.environ, "INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": str(home)}
+    first = 0
+    for n in range(builds):
+        done = subprocess.run([sys.executable, "-m", "pipeline.commands.build", "--force"],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode not in (0, 3):
+            raise RuntimeError(f"build {n + 1} of the disk target failed: {done.stderr[-2000:]}")
+        first = first or _derived_bytes(tree, home)
+    last = _derived_bytes(tree, home)
+    return [Result(f"disk use after {builds} builds, share of one build's",
+                   f"{last / 1e6:.0f} MB after {builds} builds",
+                   f"{first / 1e6:.0f} MB after one (warehouse, raw store, site builds, Dagster "
+                   f"instance)", round(last / first, 2), 2.0, False)]
+
+
 def startup(runs: int) -> list[Result]:
     dagster = child("import_module_timed", "dagster", runs=runs)
     ours = child("import_module_timed", "pipeline.definitions", runs=runs)

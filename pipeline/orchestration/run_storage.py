@@ -133,6 +133,38 @@ class KeptOpenEventLogStorage(SqliteEventLogStorage):
         self._close(keep_index=True)      # the run databases' files are deleted next
         super().wipe()
 
+    def delete_events(self, run_id: str) -> None:
+        """Dagster deletes the run's rows and leaves its database file: the file goes too."""
+        super().delete_events(run_id)
+        with self._db_lock:
+            if (engine := self._engines.pop(run_id, None)) is not None:
+                engine.dispose()
+        path = self.path_for_shard(run_id)
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
+        self._initialized_dbs.discard(run_id)
+
+    def compact_index(self, free_share: float = 0.25) -> int:
+        """VACUUM the cross-run index when more than ``free_share`` of its pages are free
+        (deleted runs leave them); returns the bytes it gave back."""
+        path = self.path_for_shard(INDEX_SHARD_NAME)
+        if not os.path.isfile(path):
+            return 0
+        with self._db_lock:
+            if (engine := self._engines.pop(INDEX_SHARD_NAME, None)) is not None:
+                engine.dispose()
+            with closing(sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_SECONDS)) as con:
+                pages = con.execute("pragma page_count").fetchone()[0]
+                free = con.execute("pragma freelist_count").fetchone()[0]
+                if not pages or free / pages <= free_share:
+                    return 0
+                before = os.path.getsize(path)
+                con.execute("vacuum")
+            return max(0, before - os.path.getsize(path))
+
     def dispose(self) -> None:
         self._close(keep_index=False)
         super().dispose()
