@@ -23,7 +23,7 @@ def build(root: Path) -> None:
     from pipeline.publish.docs_swap import publish
     from pipeline.publish.figures import baseline as baseline_mod
     from pipeline.publish.page_render import reads_any, render_campaign_pages, render_page
-    from pipeline.publish.site import build_site
+    from pipeline.publish.site import build_site, swap_in
     from pipeline.publish.what_changed import PAGE, class_ranks, mart_rows, patch_home, stage
     from pipeline.publish.what_changed import render_page as render_changes
     from pipeline.warehouse.steps import Layout
@@ -71,7 +71,7 @@ def build(root: Path) -> None:
         encoding="utf-8")
     patch_home(staged, project.docs, outcome.comparison)
     publish(project.docs, staged, pages_mod.campaign_slugs(pages, [(c, a) for c, a, _ in campaigns]))
-    build_site(project)
+    swap_in(project, build_site(project))
 
 if __name__ == "__main__":
     build(Path(sys.argv[1]))

@@ -22,10 +22,12 @@ from pathlib import Path
 
 from pipeline.commands import build_key
 from pipeline.ingest.digest import folder_digest
+from pipeline.orchestration.retention import keep_runs
 from pipeline.project import Project
-from pipeline.publish.docs_swap import clean_staging, recover
+from pipeline.publish.docs_swap import abandon, recover
 from pipeline.util.faults import checkpoint
 from pipeline.util.lock import OWNER_ENV, BuildLockedError, writer_lock
+from pipeline.util.storage_errors import explain
 from pipeline.warehouse.heal import heal
 
 
@@ -43,7 +45,7 @@ def _first_error(result) -> str:
             while err is not None and err.cause is not None:
                 err = err.cause
                 message = err.message.strip()
-            return f"step {event.step_key}: {message}"
+            return f"step {event.step_key}: {explain(message)}"
     return "the run failed"
 
 
@@ -72,28 +74,51 @@ class _Signals:
 
 
 def _published(project: Project) -> tuple:
-    site = project.site
-    return folder_digest(project.docs), os.readlink(site) if site.is_symlink() else ""
+    site, copy = project.site, os.environ.get("INTERCONNECT_PUBLISH_DIR")
+    link = (lambda p: os.readlink(p) if p.is_symlink() else "")
+    return folder_digest(project.docs), link(site), link(Path(copy)) if copy else ""
+
+
+def _what_was_published(project: Project, before: tuple) -> tuple[bool, str]:
+    """After a failed or interrupted build: roll back what did not commit, then say exactly
+    what readers now see (nothing / docs/ only / docs/ and the site) and what is left over."""
+    pending = _leftovers(project)
+    docs, site, copy = (a != b for a, b in zip(_published(project), before))
+    if not (docs or site or copy or pending):
+        return False, "nothing published (docs/ and site/ are as they were)"
+    what = " and ".join(n for n, changed in (("docs/", docs), ("site/", site)) if changed)
+    said = f"{what or 'nothing new'} published"
+    if pending:
+        said += (f"; the copy to {os.environ.get('INTERCONNECT_PUBLISH_DIR') or 'the publish directory'}"
+                 " was not finished: the next build finishes it")
+    return True, said
 
 
 def _interrupted(project: Project, before: tuple, names: list[str]) -> int:
     """Exit 130, saying what of the build was published before the signal."""
-    _leftovers(project)
-    docs, site = (a != b for a, b in zip(_published(project), before))
-    what = ("nothing published: docs/ and site/ are as they were" if not (docs or site) else
-            f"{' and '.join(n for n, changed in (('docs/', docs), ('site/', site)) if changed)} "
-            "already replaced; the next build publishes the rest")
+    _, said = _what_was_published(project, before)
     name = names[0] if names else "SIGINT"
-    print(f"build of {project.root} interrupted by {name}: {what}", file=sys.stderr)
+    print(f"build of {project.root} interrupted by {name}: {said}", file=sys.stderr)
     return 130
 
 
-def _leftovers(project: Project) -> None:
-    """Staging folders of this (failed or interrupted) build; we hold the lock."""
+def _failed(project: Project, before: tuple, cause: str) -> int:
+    any_published, said = _what_was_published(project, before)
+    if any_published:
+        print(f"build of {project.root} failed: {said}; the cause: {cause}", file=sys.stderr)
+    else:
+        print(f"build of {project.root} failed, {said}: {cause}", file=sys.stderr)
+    return 1
+
+
+def _leftovers(project: Project) -> list[str]:
+    """This (failed or interrupted) build's publication rolled back unless it committed, and its
+    staging folders removed; we hold the lock. Returns the committed runs left to finish."""
     import shutil
-    clean_staging(project)
+    pending = abandon(project)
     for stale in (project.root / ".site-builds").glob("staging-*"):
         shutil.rmtree(stale, ignore_errors=True)
+    return pending
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,11 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     except BuildLockedError as exc:
         print(f"build of {project.root} not started: {exc}", file=sys.stderr)
         return 1
+    try:
+        keep_runs()
+    except ValueError as exc:
+        print(f"build of {project.root} not started: {exc}", file=sys.stderr)
+        return 1
     os.environ[OWNER_ENV] = str(os.getpid())
     signals = _Signals()
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
-    recover(project)        # finish a publication a killed build left half done
+    # settle a publication a killed build left open: rolled back, or finished if it committed
+    for line in recover(project, os.environ.get("INTERCONNECT_PUBLISH_DIR")):
+        print(line, file=sys.stderr)
     if (healed := heal(project.warehouse)):
         print(healed, file=sys.stderr)
     if os.environ.get("DAGSTER_HOME"):
@@ -129,30 +161,38 @@ def main(argv: list[str] | None = None) -> int:
         build,  # Dagster: imported only when there is work to do
     )
     before = _published(project)
+    instance = _instance()
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
-                        instance=_instance(), log_level="DEBUG" if verbose else "CRITICAL")
+                        instance=instance, log_level="DEBUG" if verbose else "CRITICAL")
     except KeyboardInterrupt:
         return _interrupted(project, before, signals.seen())
     except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit
         if (names := signals.seen()):
             return _interrupted(project, before, names)
-        _leftovers(project)
-        print(f"build of {project.root} failed: {exc}", file=sys.stderr)
-        return 1
+        return _failed(project, before, explain(str(exc)))
     if (names := signals.seen()):
         return _interrupted(project, before, names)
+    _retention(instance)
     if not outcome.success:
-        _leftovers(project)
-        print(f"build of {project.root} failed, nothing published: {_first_error(outcome.result)}",
-              file=sys.stderr)
-        return 1
+        return _failed(project, before, _first_error(outcome.result))
     lines = _report(project, outcome)
+    from pipeline.warehouse.compact import compact
+    if (compacted := compact(project.warehouse)):       # after the report: no connection open
+        print(compacted, file=sys.stderr)
     for line in lines:
         print(line, file=sys.stderr)
     build_key.remember(project, inputs, outcome.exit_code, lines[-1])
     return outcome.exit_code
+
+
+def _retention(instance) -> None:
+    """The instance keeps the last INTERCONNECT_KEEP_RUNS runs (pipeline/orchestration/retention.py)."""
+    if os.environ.get("DAGSTER_HOME"):
+        from pipeline.orchestration.retention import prune_runs
+        if (line := prune_runs(instance)):
+            print(line, file=sys.stderr)
 
 
 def _report(project: Project, outcome) -> list[str]:

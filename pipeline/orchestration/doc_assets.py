@@ -9,18 +9,18 @@ of them rendered, so a shared page that fails leaves docs/ entirely as it was.
 
 import os
 
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, AssetKey, MaterializeResult, MetadataValue, asset
 
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.raw_assets import OWNERS
+from pipeline.orchestration.retention import prune_runs
 from pipeline.orchestration.resources import Warehouse
 from pipeline.orchestration.what_changed_asset import ASSET as WHAT_CHANGED
 from pipeline.orchestration.what_changed_asset import what_changed_asset
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.charts import Chart, discover_charts
-from pipeline.publish.docs_swap import clean_staging, publish, recover, staging_dir
+from pipeline.publish.docs_swap import abandon, publish, publish_site, recover, staging_dir
 from pipeline.publish.page_render import render_campaign_pages, render_page
-from pipeline.publish.site import build_site
 from pipeline.warehouse.steps import Layout
 
 GROUP_DOCS = "docs"
@@ -73,6 +73,13 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
     return _render_campaigns
 
 
+def _site_follows(context: AssetExecutionContext) -> bool:
+    """Whether this run builds the site after docs/: then the site step commits the
+    publication (pipeline/publish/journal.py), else the docs step does."""
+    selection = context.run.asset_selection
+    return selection is None or AssetKey("site") in selection
+
+
 def docs_asset(page_keys: list[str], pages: list[pages_mod.Page]):
     @asset(name="docs", group_name=GROUP_DOCS, kinds={"markdown"}, deps=page_keys, owners=OWNERS,
            description="Replaces docs/ with the pages this run rendered, all or nothing: written "
@@ -92,10 +99,10 @@ def docs_asset(page_keys: list[str], pages: list[pages_mod.Page]):
         slugs = pages_mod.campaign_slugs(pages, campaigns)
         staged = staging_dir(project, context.run.run_id)
         staged.mkdir(parents=True, exist_ok=True)
-        recover_others = [d for d in recover(project) if d != staged.name]
-        stats = publish(project.docs, staged, slugs)
-        stats["recovered"] = len(recover_others)
-        clean_staging(project)
+        recovered = recover(project, os.environ.get("INTERCONNECT_PUBLISH_DIR"))
+        abandon(project, keep=staged.name)      # staging other runs left: none is ours to publish
+        stats = publish(project.docs, staged, slugs, with_site=_site_follows(context))
+        stats["recovered"] = len(recovered)
         return MaterializeResult(metadata=stats)
 
     return _docs
@@ -107,7 +114,10 @@ def site_asset():
                        "published to INTERCONNECT_PUBLISH_DIR when set.")
     def _site(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
         warehouse.lock()
-        build = build_site(warehouse.project, os.environ.get("INTERCONNECT_PUBLISH_DIR"))
+        build = publish_site(warehouse.project, context.run.run_id,
+                             os.environ.get("INTERCONNECT_PUBLISH_DIR"))
+        if (pruned := prune_runs(context.instance)):     # runs of the schedule and sensor too
+            context.log.info(pruned)
         return MaterializeResult(metadata={"build": build.name})
 
     return _site

@@ -73,7 +73,8 @@ def place(builds: Path, staging: Path, digest: str | None = None) -> Path:
     return final
 
 
-def build_site(project: Project, publish_dir: str | None = None) -> Path:
+def build_site(project: Project) -> Path:
+    """``mkdocs build --strict`` of docs/ into ``.site-builds/build-<digest>``, not yet swapped in."""
     # The caller holds the build lock (pipeline/util/lock.py): a site built alone from the UI
     # must not race a full build over `.site.swap` and the cleanup of the previous build.
     builds = project.root / ".site-builds"
@@ -90,18 +91,19 @@ def build_site(project: Project, publish_dir: str | None = None) -> Path:
         proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True)
         if proc.returncode != 0:
             raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-        final = place(builds, staging)
+        return place(builds, staging)
     except BaseException:        # a failure, SIGINT/SIGTERM (KeyboardInterrupt), ENOSPC
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    previous = project.site.resolve() if project.site.is_symlink() else None
+
+
+def swap_in(project: Project, final: Path) -> None:
+    """Point ``site`` at ``final``; every other build folder is then retired (a folder a killed
+    build placed and never swapped in included)."""
     swap_link(project.site, final)
-    if previous and previous != final.resolve() and previous.parent == builds.resolve() \
-            and previous.exists():
-        retire(previous)
-    if publish_dir:
-        publish(final, Path(publish_dir), digest=final.name.removeprefix("build-"))
-    return final
+    for other in sorted(final.parent.glob("build-*")):
+        if other.resolve() != final.resolve() and other.is_dir() and not other.is_symlink():
+            retire(other)
 
 
 def publish(build: Path, publish_dir: Path, digest: str | None = None) -> None:

@@ -7,17 +7,27 @@ is gone, nothing else touched), ``ingest:parsed`` (rows parsed, nothing written)
 file written under its temporary name), ``ingest:renamed`` (renamed into place, the old
 version not yet removed), ``ingest:shards-renamed`` (a sharded capture's shards renamed
 into place, its head not yet), ``page:staged`` (a page rendered into the staging folder),
-``docs:mid-write`` (docs/ half replaced: one page replaced, half of the bytes of the second
-written under their temporary name).
+``docs:mid-write`` (docs/ half replaced: one file of the publication moved into place, the
+others not yet), ``site:before-swap`` (docs/ replaced, the new site built and named in the
+journal, the ``site`` link not yet swapped), ``site:committed`` (the ``site`` link swapped, the
+copy to the publish directory not yet made). ``INTERCONNECT_FAULT=enospc@<point>`` raises
+"No space left on device" at that point instead of killing.
 """
 from __future__ import annotations
 
+import errno
 import os
 import signal
 
 ENV = "INTERCONNECT_FAULT"
+DISK_FULL = "enospc@"   # INTERCONNECT_FAULT=enospc@<point>: the disk fills up there instead
 
 
 def checkpoint(point: str) -> None:
-    if os.environ.get(ENV) == point:
+    fault = os.environ.get(ENV)
+    if fault is None:
+        return
+    if fault == point:
         os.kill(os.getpid(), signal.SIGKILL)
+    if fault == f"{DISK_FULL}{point}":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), f"<{point}>")

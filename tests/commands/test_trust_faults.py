@@ -5,11 +5,10 @@ is left half written, nothing stays locked.
   SIGKILL after parsing, after writing the temporary file, or after the rename (before the old
   version is removed) leaves rows that match their registry entry, and the next run brings the
   store in line with the current bytes;
-- pages: a kill after a page is staged leaves docs/ entirely old; a kill half-way through
-  replacing docs/, inside a page's bytes, leaves every page whole and is finished by the next
-  build (pipeline.publish.docs_swap.recover);
+- pages: a kill after a page is staged leaves docs/ entirely old (the kills and disk-full
+  failures while publishing: tests/commands/test_publication_faults.py);
 - SIGTERM / SIGINT end a build with exit 130 and "interrupted by <signal>", saying what was
-  already published; no staging folder left;
+  published: docs/ replaced before the site was swapped in is rolled back; no staging folder left;
 - a failing page leaves docs/ old.
 """
 from __future__ import annotations
@@ -31,21 +30,16 @@ import pytest
 from pipeline.commands.in_process import copy_tree
 from pipeline.ingest.store import REGISTRY_KEY
 from pipeline.project import Project
-from pipeline.publish.docs_swap import recover
 from pipeline.warehouse.steps import Layout
 
+from build_runs import build_env, edited_copy, files_of, start_build
 from conftest import REPO
 
 CAPTURE = "raw_data/deployments/qwen38-27b-pp/netdev/server-prefill.netdev"
 CAMPAIGN = "qwen38-27b-pp"
 
 
-def _env(root: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME",
-                        "INTERCONNECT_FAULT")}
-    env.update(INTERCONNECT_ROOT=str(root), **extra)
-    return env
+_env = build_env
 
 
 INGEST = """
@@ -123,15 +117,11 @@ def test_kill_at_each_ingest_phase_keeps_rows_and_registry_together(ingested, tm
     assert state[source][0][1] == lines
 
 
-def _start(root: Path, *args, **extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", *args], cwd=REPO,
-                            env=_env(root, **extra), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+_start = start_build
 
 
 def _docs(root: Path) -> dict[str, bytes]:
-    docs = (root / "docs").resolve()
-    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file()}
+    return files_of(root / "docs")
 
 
 @pytest.fixture(scope="module")
@@ -145,12 +135,7 @@ def built_tree(tmp_path_factory):
     return root
 
 
-def _edited(src: Path, dest: Path) -> Path:
-    shutil.copytree(src, dest, symlinks=True)
-    for name in ("ethernet-bandwidth-math.md.j2", "point-to-point.md.j2", "index.md.j2"):
-        path = dest / "templates" / name
-        path.write_text(path.read_text() + "\n\nEdited for the fault test.\n")
-    return dest
+_edited = edited_copy
 
 
 def test_kill_after_a_page_is_staged_leaves_docs_old(built_tree, tmp_path):
@@ -160,29 +145,6 @@ def test_kill_after_a_page_is_staged_leaves_docs_old(built_tree, tmp_path):
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL
     assert _docs(root) == before
-
-
-def test_kill_inside_a_page_write_half_way_through_docs_is_finished_by_the_next_build(built_tree, tmp_path):
-    # killed with one edited page replaced and half of the second's bytes written: those are in
-    # a temporary file in the staging folder, so every page in docs/ is whole (a page written
-    # in place would be half), and the next build finishes the publication
-    root = _edited(built_tree, tmp_path / "root")
-    before = _docs(root)
-    proc = _start(root, "--no-site", INTERCONNECT_FAULT="docs:mid-write")
-    proc.communicate()
-    assert proc.returncode == -signal.SIGKILL        # the build reached the write and died in it
-    half = _docs(root)
-    changed = [n for n in half if half[n] != before.get(n)]
-    assert len(changed) == 1                          # the kill landed half-way through docs/
-    staging = root / ".docs-staging"
-    halves = list(staging.rglob(".*.tmp")) if staging.is_dir() else []
-    assert len(halves) == 1 and 0 < halves[0].stat().st_size   # the half-written bytes
-    assert not list((root / "docs").rglob(".*.tmp"))
-    recover(Project(root))                           # what the next build does first
-    after = _docs(root)
-    assert {n for n in after if after[n] != before.get(n)} == \
-        {"ethernet-bandwidth-math.md", "point-to-point.md", "index.md"}
-    assert not staging.exists() or not any(staging.iterdir())
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -200,15 +162,14 @@ def test_signal_ends_the_build_cleanly(built_tree, tmp_path, sig):
     _, err = proc.communicate(timeout=60)
     # interrupted, not failed: exit 130, the signal named, what was already published said
     assert proc.returncode == 130, err
+    # docs/ had been replaced for the site being built: rolled back, so readers see no mix
     assert err.strip().splitlines()[-1] == (
-        f"build of {root} interrupted by {sig.name}: docs/ already replaced; the next build "
-        "publishes the rest")
+        f"build of {root} interrupted by {sig.name}: nothing published (docs/ and site/ are as "
+        "they were)")
     assert "Traceback" not in err and "failed" not in err
     assert not list((root / ".site-builds").glob("staging-*"))
     assert not (root / ".docs-staging").exists() or not any((root / ".docs-staging").iterdir())
-    # docs/ was replaced before mkdocs ran: the edited pages are whole and new, nothing half
-    after = _docs(root)
-    assert set(after) == set(before)
+    assert _docs(root) == before
 
 
 def test_a_failing_page_leaves_docs_old(built_tree, tmp_path):
@@ -220,3 +181,4 @@ def test_a_failing_page_leaves_docs_old(built_tree, tmp_path):
     _, err = proc.communicate()
     assert proc.returncode == 1 and "nothing published" in err
     assert _docs(root) == before
+
