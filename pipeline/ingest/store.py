@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipeline.ingest.unreadable import name_the_unreadable
 from pipeline.util import scratch
 from pipeline.util.faults import checkpoint
 from pipeline.util.sql import literal
@@ -134,11 +135,13 @@ class RawStore:
         if not paths:
             return []
         con = scratch.cursor()
+        sql = ("select decode(m.value), f.num_rows from parquet_kv_metadata(?) m "
+               "join parquet_file_metadata(?) f using (file_name) where decode(m.key) = ?")
         try:
-            rows = con.execute(
-                "select decode(m.value), f.num_rows from parquet_kv_metadata(?) m "
-                "join parquet_file_metadata(?) f using (file_name) where decode(m.key) = ?",
-                [paths, paths, REGISTRY_KEY]).fetchall()
+            rows = con.execute(sql, [paths, paths, REGISTRY_KEY]).fetchall()
+        except duckdb.Error:
+            name_the_unreadable(con, sql, paths, REGISTRY_KEY)   # DuckDB's may name none
+            raise
         finally:
             con.close()
         entries = []

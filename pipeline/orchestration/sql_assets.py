@@ -9,6 +9,8 @@ campaign check runs for each campaign, and a blocking one that fails withholds t
 sense: Dagster would skip every page downstream, the notice included.
 """
 
+import sys
+
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
@@ -154,6 +156,12 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
 
         assets.append(_reference)
 
+    def _healed(context):
+        def log(line: str) -> None:     # in the build's own output as well as the run's log
+            context.log.warning(line)
+            print(line, file=sys.stderr)
+        return log
+
     # ---- campaign models (partitioned)
     camp_names = set(plan.campaign_tables)
     camp_checks = _check_specs(plan.tests.get("campaign", []), list(camp_names), order)
@@ -163,7 +171,7 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
     def _campaigns(context: AssetExecutionContext, warehouse: Warehouse):
         campaigns = run_campaigns(context)
         with warehouse.connect() as con:
-            outcomes = build_campaigns(con, warehouse.layout, campaigns)
+            outcomes = build_campaigns(con, warehouse.layout, campaigns, log=_healed(context))
             # every campaign's tables have the template's columns
             schemas = _column_schemas(con, warehouse.layout, camp_names, TEMPLATE)
         for campaign, out in outcomes.items():

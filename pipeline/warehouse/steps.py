@@ -17,6 +17,7 @@ from pipeline.ingest.formats import discover_formats
 from pipeline.ingest.runner import IngestSummary, ingest_files
 from pipeline.ingest.scan import FileEntry, Scan, campaign_folders, scan_campaign
 from pipeline.ingest.store import RawStore
+from pipeline.ingest.unreadable import UnreadableStoreFile
 from pipeline.project import Project
 from pipeline.util.sql import q
 from pipeline.warehouse import models as models_mod
@@ -129,13 +130,60 @@ def _reference_names(layout: Layout) -> list[str]:
     return [*layout.reference_tables, *(m.name for m in layout.plan.reference)]
 
 
-def build_campaigns(con, layout: Layout, campaigns: list[str]) -> dict[str | None, Outcome]:
-    """The template, then each campaign, each in its own schema."""
+def build_campaigns(con, layout: Layout, campaigns: list[str],
+                    log=None) -> dict[str | None, Outcome]:
+    """The template, then each campaign, each in its own schema. A raw store file DuckDB cannot
+    read is moved aside, that campaign's raw files parsed again and its schema built again
+    (``log`` gets a line for each)."""
     out = {}
     for campaign in [None, *campaigns]:
-        out[campaign] = build_campaign(con, layout.store, layout.plan, layout.formats,
-                                       _reference_names(layout), campaign)
+        out[campaign] = _build_healing(con, layout, campaign, log or (lambda line: None))
     return out
+
+
+def _build_healing(con, layout: Layout, campaign: str | None, log) -> Outcome:
+    import duckdb
+
+    from pipeline.warehouse.heal import set_aside_store_file, unreadable_store_files
+    healed: set = set()
+    while True:
+        failure = None
+        try:
+            outcome = build_campaign(con, layout.store, layout.plan, layout.formats,
+                                     _reference_names(layout), campaign)
+            message = "\n".join(outcome.failed_models.values())
+        except (duckdb.Error, UnreadableStoreFile) as exc:
+            failure, message = exc, str(exc)
+        bad = [] if campaign is None else \
+            [p for p in unreadable_store_files(layout.store.root, message) if p not in healed]
+        if not bad:
+            if failure is not None:
+                raise failure
+            return outcome
+        sources = {e["sha256"][:16]: e["source_file"] for e in _readable_entries(layout, campaign)}
+        for path in bad:
+            healed.add(path)
+            cause = next((line for line in message.splitlines() if str(path) in line), message)
+            cause = cause.split(str(path), 1)[-1].strip(" \"':") or cause
+            log(set_aside_store_file(path, sources.get(_sha_part(path.name)), cause))
+        scan(layout, campaign)
+        for fmt in layout.formats.values():
+            ingest(layout, campaign, fmt)
+
+
+def _sha_part(name: str) -> str:
+    """``<path id>-<sha256[:16]>-v<n>.parquet`` (RawStore.key): the raw file's digest part."""
+    parts = name.split("-")
+    return parts[1] if len(parts) >= 3 else ""
+
+
+def _readable_entries(layout: Layout, campaign: str) -> list[dict]:
+    """The stored file list (raw_files) names each raw file; empty if that too is unreadable."""
+    try:
+        return [{"sha256": f.sha256 or "", "source_file": f.source_file}
+                for f in stored_files(layout, campaign)]
+    except Exception:  # noqa: BLE001 - only used to name the file in the message
+        return []
 
 
 def statuses(con) -> dict[str, dict]:

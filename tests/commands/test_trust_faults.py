@@ -182,3 +182,39 @@ def test_a_failing_page_leaves_docs_old(built_tree, tmp_path):
     assert proc.returncode == 1 and "nothing published" in err
     assert _docs(root) == before
 
+
+def _garble(path: Path, where: str) -> None:
+    data = bytearray(path.read_bytes())
+    if where == "data":                 # inside the first column chunk's compressed pages
+        start = len(data) // 3
+    else:                               # inside the footer's metadata, its magic left intact
+        footer = int.from_bytes(data[-8:-4], "little")
+        start = len(data) - 8 - footer + 10
+    data[start:start + 32] = b"\xab" * 32
+    path.write_bytes(bytes(data))
+
+
+def test_a_raw_store_file_with_bad_bytes_is_parsed_again_from_its_raw_file(built_tree, tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(built_tree, root, symlinks=True)
+    before = _docs(root)
+    store = Layout(Project(root)).store
+    heads = sorted(store.heads(CAMPAIGN, "raw_netdev"), key=lambda p: p.stat().st_size)
+    garbled = {heads[-1]: "data", heads[-2]: "footer"}
+    for path, where in garbled.items():
+        _garble(path, where)
+    proc = _start(root, "--no-site", "--force")
+    _, err = proc.communicate()
+    assert proc.returncode == 0, err[-3000:]
+    # one line per file, naming it, DuckDB's cause, where it went and the raw file parsed again
+    lines = [line for line in err.splitlines() if "DuckDB cannot read this raw store file" in line]
+    assert len(lines) == 2, err[-3000:]
+    sources = {e["sha256"][:16]: e["source_file"] for e in store.registry(CAMPAIGN, ["raw_netdev"])}
+    for path in garbled:
+        (line,) = [line for line in lines if line.startswith(f"{path}: ")]
+        assert f"{sources[path.name.split('-')[1]]} is parsed again" in line
+        asides = list(path.parent.glob(f"{path.name}.unreadable-*"))
+        assert len(asides) == 1 and asides[0].name in line
+    # the store is whole again (every row matches its registry entry), docs/ as a clean build
+    _store_state(root)
+    assert _docs(root) == before
