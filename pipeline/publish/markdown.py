@@ -20,20 +20,20 @@ _MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "[": "&#91;",
 
 # Characters a reader cannot see but that change what is shown: C0/C1 controls and the Unicode
 # bidirectional controls (U+202E shows "cod.exe" for "exe.doc"); shown as \uXXXX instead
-_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f"
+_INVISIBLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f"
                         "\u202a-\u202e\u2066-\u2069]")
 
 
 def escape_text(value: str) -> str:
     """Data text as inert Markdown: no HTML, no table breaks, no emphasis, one line, nothing
-    invisible (a control or bidirectional character is shown as its \\uXXXX escape)."""
+    invisible (a control or bidirectional character is shown as its \\uXXXX escape; so is a
+    line break, which would otherwise look like a space: "a\\u000ab" is not "a b")."""
     text = _INVISIBLE.sub(lambda m: f"\\u{ord(m[0]):04x}", value)
     text = html.escape(text, quote=True)
     text = "".join(_MD_SPECIAL.get(ch, ch) for ch in text)
     # An underscore inside a word is literal in Python-Markdown; one at a word edge could
     # open or close emphasis, so only those are escaped (keeps q8_0 readable in the source).
-    text = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "&#95;", text)
-    return re.sub(r"[\r\n]+", " ", text)
+    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "&#95;", text)
 
 
 def _finalize(value):

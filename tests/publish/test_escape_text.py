@@ -23,6 +23,8 @@ def _shown(value: str) -> str:
     ("bell\x07here", "bell\\u0007here"),                  # C0 control
     ("c1\x85x", "c1\\u0085x"),                            # C1 control (NEXT LINE)
     ("mark\u200fx", "mark\\u200fx"),                      # RIGHT-TO-LEFT MARK
+    ("two\nlines.ping", "two\\u000alines.ping"),          # a line break: not a space
+    ("crlf\r\nx", "crlf\\u000d\\u000ax"),
 ])
 def test_an_invisible_character_is_shown_as_its_escape(name, shown):
     assert _shown(name) == shown
