@@ -8,7 +8,8 @@ each build settling what the one before it left: a kill after a page is staged; 
 (one file moved in); after the new site is built and named in the journal, before the ``site``
 swap; after the swap, before the copy to the publish directory. The disk fills
 (INTERCONNECT_FAULT=enospc@<point>) while docs/ is replaced and before the site is swapped, and
-for real on a 1 MiB tmpfs holding the publish directory (root may mount one; CI runs as root).
+for real on a 1 MiB tmpfs holding the publish directory and a 30 MiB one holding the warehouse
+(root may mount one; CI runs as root).
 """
 from __future__ import annotations
 
@@ -146,3 +147,27 @@ def test_a_full_disk_on_each_path_publishes_all_or_nothing_and_says_so(trees):
     assert "finished the publication of run" in err
     assert files_of(root / "docs") == trees["docs_again"]
     assert tree_digest(www) == tree_digest(root / "site") == trees["site_again"]
+
+
+def test_a_full_disk_under_the_warehouse_names_it_first_and_publishes_nothing(trees):
+    import shutil
+    root = trees["base"] / "full-warehouse"
+    shutil.copytree(trees["built"], root, symlinks=True)       # a clean build, not edited
+    old_docs, old_site = files_of(root / "docs"), tree_digest(root / "site")
+    small = trees["base"] / "small-warehouse"
+    _mount_tmpfs(small, "30m")          # the warehouse of the sample outgrows it half-way
+    db = small / "interconnect.duckdb"
+    try:
+        code, err = run_build(root, INTERCONNECT_DB=str(db))
+    finally:
+        subprocess.run(["umount", str(small)], check=True)
+    assert code == 1, err[-3000:]
+    line = _last(err)
+    # the cause first (not DuckDB's "database has been invalidated"), the file named, short
+    assert line.startswith(f"build of {root} failed, nothing published (docs/ and site/ are as "
+                           "they were): step ")
+    assert f": no space left on device writing {db}" in line and len(line) < 1000, line
+    assert files_of(root / "docs") == old_docs and tree_digest(root / "site") == old_site
+    code, err = run_build(root, INTERCONNECT_DB=str(db))      # room again: a clean build
+    assert code == 0, err[-3000:]
+    assert files_of(root / "docs") == old_docs and tree_digest(root / "site") == old_site
