@@ -113,7 +113,27 @@ def site(tmp_path_factory):
                          "files:\n  - {path: /etc/passwd, format: ping}\n  - {path: 123, format: ping}\n")):
         (root / "raw_data/p2p" / name).mkdir()
         (root / "raw_data/p2p" / name / "manifest.yaml").write_text(manifest)
+    _absurd_rate_campaign(root)
     return root, run_cli_build(root)
+
+
+ABSURD = "iperf3/lab-client-to-lab-server-veth_tbf200.json"
+
+
+def _absurd_rate_campaign(root: Path) -> None:
+    """The iperf3 lab again, one run's summaries at 8e15 bits/s with bytes that agree (10^15
+    bytes in 1 s, 8 Pbit/s): every check of the parser passes, no link carries it."""
+    import json
+    import shutil
+    dest = root / "raw_data/deployments/absurd-rate"
+    shutil.copytree(root / "raw_data/deployments/lab-veth-tbf", dest)
+    manifest = dest / "manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("campaign: lab-veth-tbf", "campaign: absurd-rate", 1))
+    run = dest / ABSURD
+    doc = json.loads(run.read_text())
+    for key in ("sum_sent", "sum_received"):
+        doc["end"][key].update(seconds=1.0, bytes=10**15, bits_per_second=8e15)
+    run.write_text(json.dumps(doc))
 
 
 def _html_files(root: Path) -> list[Path]:
@@ -138,7 +158,18 @@ def test_the_build_publishes_and_withholds_only_the_broken_manifests(site):
     root, proc = site
     assert proc.returncode == 3, proc.stderr[-3000:]
     withheld = set(re.findall(r"withheld campaign (\S+):", proc.stderr))
-    assert withheld == {"bad-yaml", "bad-date"}
+    assert withheld == {"bad-yaml", "bad-date", "absurd-rate"}
+    # the absurd rate: withheld by the plausibility check, naming the file and the rate
+    lines = proc.stderr.splitlines()
+    start = lines.index("withheld campaign absurd-rate:")
+    block = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  - "):
+            break
+        block.append(line)
+    reason = " ".join(block)
+    assert "assert_iperf3_rate_plausible" in reason and f"deployments/absurd-rate/{ABSURD}" in reason
+    assert "8e+15" in reason or "8000000000000000" in reason
     assert "found the alias *a" in proc.stderr
     assert "date: expected an ISO date such as 2026-08-17, found 'not-a-date'" in proc.stderr
     assert "files[0].path: expected a path relative to the campaign folder, found the absolute path '/etc/passwd'" in proc.stderr

@@ -38,9 +38,11 @@ def table(con, name: str, rows: list[dict]) -> None:
 
 NEW = ["assert_kv_snapshot_matches_model", "assert_prefill_prediction_matches_journal",
        "assert_iperf3_below_line_rate", "assert_ping_rtt_ordered",
-       "assert_windows_inside_netdev_captures", "assert_gguf_has_required_keys"]
+       "assert_windows_inside_netdev_captures", "assert_gguf_has_required_keys",
+       "assert_iperf3_rate_plausible"]
 BLOCKING = {"assert_kv_snapshot_matches_model", "assert_prefill_prediction_matches_journal",
-            "assert_windows_inside_netdev_captures", "assert_gguf_has_required_keys"}
+            "assert_windows_inside_netdev_captures", "assert_gguf_has_required_keys",
+            "assert_iperf3_rate_plausible"}
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -127,6 +129,27 @@ def test_iperf3_above_line_rate_fails_and_below_passes():
                    '{"veth": {"nominal_speed": true}, "unmarked": {}}'::json as links""")
     found = models.run_test(con, check("assert_iperf3_below_line_rate"))
     assert sorted(r[1] for r in found) == ["fast", "unmarked"]
+
+
+# --- iperf3 rates within ten times the fastest known class --------------------------------
+
+def test_iperf3_rate_above_ten_times_the_fastest_class_is_flagged():
+    con = duckdb.connect()
+    # fastest class 10 Gbit/s: the limit is 10 * 10e9 = 100e9 bits/s
+    table(con, "ref_ethernet_classes", [{"line_rate_bits_per_s": 1_000_000_000},
+                                        {"line_rate_bits_per_s": 10_000_000_000}])
+    table(con, "stg_raw__iperf3_runs", [
+        {"campaign": "c", "source_file": "veth.json", "sent_bits_per_s": 13.9e9,
+         "received_bits_per_s": 13.9e9},                      # a fast veth: 13.9e9 < 100e9
+        {"campaign": "c", "source_file": "edge.json", "sent_bits_per_s": 100e9,
+         "received_bits_per_s": None},                         # exactly the limit: passes
+        {"campaign": "c", "source_file": "huge.json", "sent_bits_per_s": 1e308,
+         "received_bits_per_s": 1e308},                        # no link carries it
+        {"campaign": "c", "source_file": "one_way.json", "sent_bits_per_s": 1e9,
+         "received_bits_per_s": 100.1e9}])                     # either direction counts
+    found = models.run_test(con, check("assert_iperf3_rate_plausible"))
+    assert sorted(r[1] for r in found) == ["huge.json", "one_way.json"]
+    assert {r[4] for r in found} == {100e9}
 
 
 # --- ping min <= avg <= max, built from parsed ping files ----------------------------------
