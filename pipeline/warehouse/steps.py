@@ -193,12 +193,16 @@ def statuses(con) -> dict[str, dict]:
 
 
 def join_campaigns(con, layout: Layout) -> list[str]:
-    """Drop schemas of campaigns that are gone; (re)create the union views; return the
-    published campaigns."""
+    """Drop the schemas and the raw store folders of campaigns that are gone; (re)create the
+    union views; return the published campaigns."""
     current = {name for _, name in layout.campaigns()}
     for campaign in campaign_schemas(con):
         if campaign not in current:
             con.execute(f"drop schema {q(campaign_schema(campaign))} cascade")
+    for campaign in layout.store.campaigns():      # its raw files too: nothing reads them
+        if campaign not in current:
+            layout.store.remove_campaign(campaign)
+            layout.store.lock_file(campaign).unlink(missing_ok=True)
     found = statuses(con)
     every = sorted(found)
     published = sorted(c for c, s in found.items() if s["status"] == "published")

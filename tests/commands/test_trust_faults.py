@@ -218,3 +218,19 @@ def test_a_raw_store_file_with_bad_bytes_is_parsed_again_from_its_raw_file(built
     # the store is whole again (every row matches its registry entry), docs/ as a clean build
     _store_state(root)
     assert _docs(root) == before
+
+
+def test_a_deleted_campaign_leaves_nothing_in_the_raw_store(built_tree, tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(built_tree, root, symlinks=True)
+    store = Layout(Project(root)).store
+    gone = "lab-veth-tbf"
+    assert (store.root / gone).is_dir() and store.lock_file(gone).exists()
+    shutil.rmtree(root / "raw_data" / "deployments" / gone)
+    proc = _start(root, "--no-site")
+    _, err = proc.communicate()
+    assert proc.returncode == 0, err[-3000:]
+    # its rows, registry entries and lock file are gone with its schema and page
+    assert not (store.root / gone).exists() and not store.lock_file(gone).exists()
+    assert gone not in store.campaigns() and "qwen38-27b-pp" in store.campaigns()
+    assert not (root / "docs" / "deployments" / f"{gone}.md").exists()
