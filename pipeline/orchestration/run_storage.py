@@ -82,6 +82,19 @@ def _opened(storage_class, folder: str, name: str, *tables: str):
     return storage_class.from_local(folder)
 
 
+@contextmanager
+def _creating(base_dir: str) -> Iterator[None]:
+    """One process at a time opens (and, the first time, creates) the databases."""
+    import fcntl
+    mkdir_p(base_dir)
+    with open(os.path.join(base_dir, ".opening.lock"), "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 class KeptOpenEventLogStorage(SqliteEventLogStorage):
     """``SqliteEventLogStorage`` whose databases stay open between events (see the module)."""
 
@@ -178,12 +191,16 @@ class SqliteStorage(DagsterSqliteStorage):
         # DagsterSqliteStorage.__init__, with the event log storage replaced and the run and
         # schedule databases opened without the schema question when they are stamped already
         self.base_dir = base_dir
-        self._run_storage = _opened(SqliteRunStorage, os.path.join(base_dir, "history", ""),
-                                    "runs", "runs", "instance_info")
-        self._event_log_storage = KeptOpenEventLogStorage(
-            os.path.join(base_dir, "history", "runs", ""))
-        self._schedule_storage = _opened(SqliteScheduleStorage,
-                                         os.path.join(base_dir, "schedules"), "schedules", "jobs")
+        # processes that open a new instance at once (the steps of the multiprocess executor)
+        # would each create its tables: "table asset_daemon_asset_evaluations already exists"
+        with _creating(base_dir):
+            self._run_storage = _opened(SqliteRunStorage, os.path.join(base_dir, "history", ""),
+                                        "runs", "runs", "instance_info")
+            self._event_log_storage = KeptOpenEventLogStorage(
+                os.path.join(base_dir, "history", "runs", ""))
+            self._schedule_storage = _opened(SqliteScheduleStorage,
+                                             os.path.join(base_dir, "schedules"), "schedules",
+                                             "jobs")
         self._inst_data = inst_data
         super(DagsterSqliteStorage, self).__init__()
 
