@@ -2,9 +2,10 @@
 
 Takes the build lock first (one wait, ``INTERCONNECT_LOCK_TIMEOUT`` in total), then runs every
 asset in this process. Exit codes: 0 everything published; 3 published, but some campaigns
-were withheld (each is printed with its reasons); 1 nothing published (a failure, or the lock
-was held; the reason is printed); 130 interrupted by SIGINT or SIGTERM (what was already
-published is printed). ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
+were withheld (each is printed with its reasons); 1 failed (or the lock was held): what
+readers now see is printed (nothing published, or docs/ and the site with the copy to the
+publish directory left for the next build; pipeline/publish/journal.py), then the cause; 130
+interrupted by SIGINT or SIGTERM, with the same account. ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
 are as the last successful build left them does nothing and says so (pipeline/commands/build_key.py);
 ``--force`` builds anyway. With ``DAGSTER_HOME``
 set, the run is recorded in that instance, so ``dg dev`` shows it.
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = _report(project, outcome)
     from pipeline.warehouse.compact import compact
     if (compacted := compact(project.warehouse)):       # after the report: no connection open
-        print(compacted, file=sys.stderr)
+        lines.insert(len(lines) - 1, compacted)         # the phases first, the summary last
     for line in lines:
         print(line, file=sys.stderr)
     build_key.remember(project, inputs, outcome.exit_code, lines[-1])

@@ -12,7 +12,7 @@ import duckdb
 
 from pipeline.util.sql import literal
 
-SLACK = 0.75     # a warehouse may hold up to 1.75 × its live blocks before it is rewritten
+SLACK = 0.5      # a warehouse may hold up to 1.5 × its live blocks before it is rewritten
 
 
 def _blocks(path: Path) -> tuple[int, int]:
