@@ -101,7 +101,8 @@ def test_a_kill_at_each_publishing_moment_is_settled_by_the_next_build(trees):
     assert _journals(root) == [] and not (root / ".docs-staging").exists()
 
 
-def _mount_tmpfs(where, size: str) -> None:
+def _build_on_tmpfs(where, size: str, root, **env) -> tuple[int, str]:
+    """A build with ``where`` a tmpfs of ``size`` for as long as it runs."""
     where.mkdir(parents=True)
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
                           capture_output=True, text=True)
@@ -110,6 +111,10 @@ def _mount_tmpfs(where, size: str) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(why)
         pytest.skip(why)
+    try:
+        return run_build(root, **env)
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
 
 
 def test_a_full_disk_on_each_path_publishes_all_or_nothing_and_says_so(trees):
@@ -126,12 +131,8 @@ def test_a_full_disk_on_each_path_publishes_all_or_nothing_and_says_so(trees):
         assert not (root / ".docs-staging").exists()
 
     small = trees["base"] / "small"
-    _mount_tmpfs(small, "1m")            # the site is several MiB: its copy cannot fit
-    www = small / "html"
-    try:
-        code, err = run_build(root, INTERCONNECT_PUBLISH_DIR=str(www))
-    finally:
-        subprocess.run(["umount", str(small)], check=True)
+    www = small / "html"                 # the site is several MiB: its copy cannot fit in 1 MiB
+    code, err = _build_on_tmpfs(small, "1m", root, INTERCONNECT_PUBLISH_DIR=str(www))
     assert code == 1, err[-3000:]
     line = _last(err)
     # docs/ and the site committed; the copy did not: said, with the cause first and short
@@ -155,12 +156,8 @@ def test_a_full_disk_under_the_warehouse_names_it_first_and_publishes_nothing(tr
     shutil.copytree(trees["built"], root, symlinks=True)       # a clean build, not edited
     old_docs, old_site = files_of(root / "docs"), tree_digest(root / "site")
     small = trees["base"] / "small-warehouse"
-    _mount_tmpfs(small, "30m")          # the warehouse of the sample outgrows it half-way
-    db = small / "interconnect.duckdb"
-    try:
-        code, err = run_build(root, INTERCONNECT_DB=str(db))
-    finally:
-        subprocess.run(["umount", str(small)], check=True)
+    db = small / "interconnect.duckdb"    # the sample's warehouse outgrows 30 MiB half-way
+    code, err = _build_on_tmpfs(small, "30m", root, INTERCONNECT_DB=str(db))
     assert code == 1, err[-3000:]
     line = _last(err)
     # the cause first (not DuckDB's "database has been invalidated"), the file named, short
