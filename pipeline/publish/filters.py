@@ -61,10 +61,18 @@ def link_rate(bytes_per_s, unit: str = "Mbit/s", digits: int = 0, label: bool = 
 
 
 def ms(seconds, digits: int = 0, label: bool = True) -> str:
-    """Seconds shown as milliseconds."""
+    """Seconds shown as milliseconds, with ``digits`` decimals. Without any asked for, a delay
+    below 10 ms keeps the precision it has: three significant digits, trailing zeros dropped
+    (0.752 ms and 1.13 ms, not "1 ms"; a 1 ms setting stays "1 ms")."""
     if _missing(seconds):
         return DASH
-    value = num(float(seconds) * 1e3, digits)
+    millis = float(seconds) * 1e3
+    value = num(millis, digits)
+    if digits == 0 and millis and abs(millis) < 10:
+        places = 2 - math.floor(math.log10(abs(millis)))      # decimals for 3 significant digits
+        head, _, frac = num(millis, places).partition(".")
+        frac = frac.rstrip("0")
+        value = f"{head}.{frac}" if frac else head
     return f"{value} ms" if label else value
 
 

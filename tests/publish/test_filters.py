@@ -97,6 +97,15 @@ def test_filter_edges(call, expected):
     (lambda: f.rate_as(655_360), "0.66 Mbit/s"),             # Mbit/s, 2 decimals
     (lambda: f.link_rate(281_075_000), "2,249 Mbit/s"),      # x 8, Mbit/s, no decimal
     (lambda: f.ms(0.0123), "12 ms"),                         # no decimal
+    # below 10 ms three significant digits, not "1 ms": 0.000752 s x 1e3 = 0.752
+    (lambda: f.ms(0.000752), "0.752 ms"),
+    (lambda: f.ms(0.000752, 0, False), "0.752"),            # the matrices' bare cells
+    (lambda: f.ms(0.00113), "1.13 ms"),                     # 1.130: the trailing zero dropped
+    (lambda: f.ms(0.001), "1 ms"),                          # a 1 ms tc setting stays "1 ms"
+    (lambda: f.ms(0.0051), "5.1 ms"),
+    (lambda: f.ms(0.0), "0 ms"),                             # an exact zero stays 0
+    (lambda: f.ms(0.000055, 4), "0.0550 ms"),               # decimals asked for: as asked
+    (lambda: f.ms(0.00413, 1), "4.1 ms"),
     (lambda: f.us(0.0000123), "12 µs"),
     (lambda: f.s(13.55), "13.6 s"),                          # 1 decimal (13.55 is 13.550000000000000711)
     (lambda: f.pct(0.12345), "12.3%"),
