@@ -194,7 +194,8 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="journal",
     table="raw_journal",
-    version=4,                  # 4: "[<pid>] " text is not JSON; b11434 progress lines
+    version=5,                  # 4: "[<pid>] " text is not JSON; b11434 progress lines
+                                # 5: b11434's "using device RPC0 (<endpoint>)"
     columns={"realtime_us": "BIGINT", "log_rel_s": "DOUBLE", "hostname": "VARCHAR",
              "unit": "VARCHAR", "pid": "INTEGER", "message": "VARCHAR", "event": "VARCHAR",
              "slot_id": "INTEGER", "task_id": "INTEGER", "ms": "DOUBLE", "tokens": "BIGINT",

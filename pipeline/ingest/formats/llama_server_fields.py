@@ -51,7 +51,9 @@ _ANYWHERE = [
         r"statistics\s+(\S+): #calls\(b,g,a\) = +\d+ +\d+ +(\d+), #gen drafts = +\d+, "
         r"#acc drafts = +\d+, #gen tokens = +(\d+), #acc tokens = +(\d+)"),
      ("spec_type", "count", "generated", "accepted")),
-    ("rpc_device", re.compile(r"using device (RPC\d*\[([^\]]+)\])"), (None, "endpoint")),
+    # "RPC0[host:port]" as the name, or (b11434) "RPC0" with the endpoint as its description
+    ("rpc_device", re.compile(r"using device (RPC\d*)(?:\[([^\]]+)\]| \(([^)\[]+)\))"),
+     (None, "endpoint", "endpoint")),
     ("rpc_accept", re.compile(r"^Accepted client connection\s*$"), ()),
     ("rpc_close", re.compile(r"^Client connection closed\s*$"), ()),
 ]

@@ -60,6 +60,10 @@ SHAPES = [
      fields(event="rpc_device", endpoint="10.203.0.2:50052")),
     ("llama_model_load_from_file_impl: using device RPC[192.168.0.42:50052] (RPC[192.168.0.42:50052]) - 23000 MiB free",
      fields(event="rpc_device", endpoint="192.168.0.42:50052")),
+    # b11434: the device is named "RPC%d", its description the endpoint (ggml-rpc.cpp
+    # ggml_backend_rpc_add_server), as the lab's own logs print it
+    ("llama_prepare_model_devices: using device RPC0 (10.203.0.2:50052) (unknown id) - 24105 MiB free",
+     fields(event="rpc_device", endpoint="10.203.0.2:50052")),
     # rpc-server (ggml/src/ggml-rpc/ggml-rpc.cpp)
     ("Accepted client connection", fields(event="rpc_accept")),
     ("Client connection closed", fields(event="rpc_close")),

@@ -126,10 +126,12 @@ def server_logs(draw, relative_stamps: bool = True):
     stamps = relative_stamps and draw(st.booleans())
     port = draw(st.integers(1, 65535))
     endpoint = f"10.0.{draw(st.integers(0, 255))}.{draw(st.integers(1, 254))}:{port}"
-    device = f"RPC[{endpoint}]" if era == "2024" else f"RPC0[{endpoint}]"
+    # the device's name and description: RPC[ep] / RPC0[ep] twice; since b11434 RPC0 and ep
+    name, desc = {"2024": (f"RPC[{endpoint}]",) * 2, "2025": (f"RPC0[{endpoint}]",) * 2,
+                  "2026": ("RPC0", endpoint)}[era]
     lines = [("main: HTTP server is listening, hostname: 127.0.0.1, port: 8080", _expect()),
              ("llama_model_load_from_file_impl: using device %s (%s) (unknown id) - %d MiB free"
-              % (device, device, draw(st.integers(0, 10**6))), _expect(event="rpc_device", endpoint=endpoint))]
+              % (name, desc, draw(st.integers(0, 10**6))), _expect(event="rpc_device", endpoint=endpoint))]
     for task in draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=3, unique=True)):
         lines += draw(task_lines(era, draw(st.integers(0, 3)), task))
     text, expected = [], []
