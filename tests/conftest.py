@@ -10,16 +10,9 @@ import pytest
 from pipeline.commands.in_process import build, copy_tree
 from pipeline.project import Project
 
+from build_runs import build_env as cli_env
+
 REPO = Path(__file__).resolve().parent.parent
-
-
-def cli_env(root: Path, **extra) -> dict:
-    """The environment of ``python -m pipeline.commands.build`` on the tree at ``root``: none of this
-    session's warehouse, publish folder or Dagster home leaks in."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME")}
-    env.update(INTERCONNECT_ROOT=str(root), **extra)
-    return env
 
 
 def run_cli_build(root: Path, *args: str) -> subprocess.CompletedProcess:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pipeline.commands import build_key
 from pipeline.ingest.digest import folder_digest
-from pipeline.orchestration.retention import keep_runs
+from pipeline.orchestration.retention import keep_runs, prune_runs
 from pipeline.project import Project
 from pipeline.publish.docs_swap import abandon, recover
 from pipeline.util.faults import checkpoint
@@ -191,7 +191,6 @@ def main(argv: list[str] | None = None) -> int:
 def _retention(instance) -> None:
     """The instance keeps the last INTERCONNECT_KEEP_RUNS runs (pipeline/orchestration/retention.py)."""
     if os.environ.get("DAGSTER_HOME"):
-        from pipeline.orchestration.retention import prune_runs
         if (line := prune_runs(instance)):
             print(line, file=sys.stderr)
 

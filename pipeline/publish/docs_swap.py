@@ -95,13 +95,18 @@ def _swapped(project, journal: txn.Journal) -> bool:
     return bool(target) and project.site.is_symlink() and project.site.resolve().name == target
 
 
+def _committed(project, journal: txn.Journal) -> bool:
+    """Past the commit point: marked so, or killed between the site swap and the mark."""
+    return journal.phase == "committed" or (journal.phase == "site" and _swapped(project, journal))
+
+
 def recover(project, publish_dir: str | None = None) -> list[str]:
     """Settle every publication a killed build left open, before anything else: roll back one
     that had not committed, finish one that had. Returns a line for each."""
     lines = []
     for journal in txn.open_journals(project.docs_staging):
         run = journal.folder.name
-        if journal.phase == "committed" or (journal.phase == "site" and _swapped(project, journal)):
+        if _committed(project, journal):
             finish(project, journal, publish_dir)
             lines.append(f"finished the publication of run {run}, which a killed build had "
                          "committed: docs/ and the site are its own"
@@ -125,7 +130,7 @@ def abandon(project, keep: str | None = None) -> list[str]:
         journal = txn.Journal.read(folder)
         if journal is None:
             shutil.rmtree(folder, ignore_errors=True)
-        elif journal.phase == "committed" or (journal.phase == "site" and _swapped(project, journal)):
+        elif _committed(project, journal):
             journal.mark("committed")
             left.append(folder.name)
         else:

@@ -160,30 +160,28 @@ def _build_healing(con, layout: Layout, campaign: str | None, log) -> Outcome:
             if failure is not None:
                 raise failure
             return outcome
-        sources = {e["sha256"][:16]: e["source_file"] for e in _readable_entries(layout, campaign)}
         for path in bad:
             healed.add(path)
             cause = next((line for line in message.splitlines() if str(path) in line), message)
             cause = cause.split(str(path), 1)[-1].strip(" \"':") or cause
-            log(set_aside_store_file(path, sources.get(_sha_part(path.name)), cause))
+            log(set_aside_store_file(path, _source_of(layout, campaign, path), cause))
         scan(layout, campaign)
         for fmt in layout.formats.values():
             ingest(layout, campaign, fmt)
 
 
-def _sha_part(name: str) -> str:
-    """``<path id>-<sha256[:16]>-v<n>.parquet`` (RawStore.key): the raw file's digest part."""
-    parts = name.split("-")
-    return parts[1] if len(parts) >= 3 else ""
-
-
-def _readable_entries(layout: Layout, campaign: str) -> list[dict]:
-    """The stored file list (raw_files) names each raw file; empty if that too is unreadable."""
+def _source_of(layout: Layout, campaign: str, path) -> str | None:
+    """The raw file whose store key (RawStore.key) is ``path``'s name; None when the stored
+    file list cannot be read either."""
     try:
-        return [{"sha256": f.sha256 or "", "source_file": f.source_file}
-                for f in stored_files(layout, campaign)]
+        files = stored_files(layout, campaign)
     except Exception:  # noqa: BLE001 - only used to name the file in the message
-        return []
+        return None
+    for f in files:
+        fmt = layout.formats.get(f.format or "")
+        if fmt and f.sha256 and layout.store.key(f.source_file, f.sha256, fmt.version) == path.name:
+            return f.source_file
+    return None
 
 
 def statuses(con) -> dict[str, dict]:

@@ -13,6 +13,8 @@ CLEARED = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "DAGSTER_HOME", "INTER
 
 
 def build_env(root: Path, **extra) -> dict:
+    """The environment of ``python -m pipeline.commands.build`` on the tree at ``root``: none of
+    this session's warehouse, publish folder, Dagster home or fault point leaks in."""
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
     env.update(INTERCONNECT_ROOT=str(root), **extra)
     return env
