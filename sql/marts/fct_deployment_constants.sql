@@ -65,7 +65,19 @@
 -- column draft_accepted: drafted tokens the target model accepted
 -- column draft_generated: drafted tokens generated
 -- column verify_steps: decode steps: from the log's mean draft length when it prints one, else
---    drafted tokens / draft maximum; the decode tokens without speculation
+--    the drafts its speculative statistics count for the task, else drafted tokens / draft
+--    maximum (empty when the statistics show drafts shorter than that maximum); the decode
+--    tokens without speculation
+-- column steps_basis: where verify_steps came from: 'mean len in the log', 'gen drafts in the
+--    log', 'drafted / n_max', 'drafted / default n_max', 'one position per step' or 'not measured'
+-- column decode_journal_file: the journal file holding the decode task
+-- column netdev_samples_per_s: the sampling rate of the prefill's /proc/net/dev captures (one
+--    over their median interval; empty without a capture)
+-- column statistics_line: the line of the speculative statistics read for the decode task
+-- column server_tokens_per_draft: drafted tokens per draft over the server's life, from its
+--    statistics line
+-- column spec_draft_n_max_is_default: true when the draft maximum is llama.cpp's default, no
+--    env file setting it
 -- column verify_step_s: the measured decode's duration per step
 -- column prefill_link_id: the link the prefill's traffic crossed (from the capture's interface)
 -- column head_netdev_file: the head's /proc/net/dev capture read
@@ -145,6 +157,13 @@ decode_traffic as (
     where t.window_kind = 'decode'
     group by t.campaign
 ),
+sampling as (
+    select c.campaign, 1 / median(i.interval_s) as netdev_samples_per_s
+    from prefill_traffic as c
+    join int_netdev__intervals as i
+        on i.campaign = c.campaign and i.source_file in (c.head_netdev_file, c.worker_netdev_file)
+    group by c.campaign
+),
 fp16 as (
     -- the raw hidden state is counted in the default activation type (fp16)
     select bytes_per_value::double as activation_bytes
@@ -208,6 +227,7 @@ final as (
         dec.spec_type,
         cfg.spec_draft_n_max,
         cfg.spec_draft_n_max_env_key,
+        cfg.spec_draft_n_max_is_default,
         dec.verify_positions,
         runs.prefill_task,
         runs.journal_file,
@@ -216,17 +236,22 @@ final as (
         runs.prefill_s,
         runs.prefill_tokens_per_s,
         runs.decode_task,
+        runs.decode_journal_file,
         runs.decode_tokens,
         runs.decode_s,
         runs.decode_tokens_per_s,
         runs.draft_accepted,
         runs.draft_generated,
         dec.verify_steps,
+        dec.steps_basis,
+        dec.statistics_line,
+        dec.server_tokens_per_draft,
         dec.verify_step_s,
         dec.tokens_per_step,
         traffic.prefill_link_id,
         traffic.head_netdev_file,
         traffic.worker_netdev_file,
+        sampling.netdev_samples_per_s,
         fp16.activation_bytes,
         shape.hidden_size * fp16.activation_bytes as raw_hidden_bytes_per_position,
         traffic.head_to_worker_bytes,
@@ -265,6 +290,7 @@ final as (
     left join int_deployment__decoding as dec on dec.campaign = c.campaign
     left join prefill_traffic as traffic on traffic.campaign = c.campaign
     left join decode_traffic on decode_traffic.campaign = c.campaign
+    left join sampling on sampling.campaign = c.campaign
     cross join fp16
 )
 select * from final

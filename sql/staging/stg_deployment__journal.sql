@@ -36,6 +36,7 @@ renamed as (
         state_mib,
         mean_len,
         count,
+        drafts,
         spec_type,
         endpoint
     from anchored

@@ -22,10 +22,19 @@ def _table(con, name, rows):
     con.unregister("_rows")
 
 
-def _journal(campaign, task, new_prompt=True, drafts=True, mean_len=None):
+def _stats(drafts, generated):
+    """A "statistics draft-mtp: … #gen drafts = <drafts>, … #gen tokens = <generated>" line."""
+    return {"event": "spec_statistics", "unix_s": 1000.0, "duration_s": None, "tokens": None,
+            "task_id": None, "spec_type": "draft-mtp", "drafts": drafts, "generated": generated}
+
+
+def _journal(campaign, task, new_prompt=True, drafts=True, mean_len=None, before=(), after=(),
+             later=()):
     """A task that prefills 1000 tokens in 2.0 s and decodes 100 tokens in 5.0 s; the timing
-    block is printed at unix time 1000.0, when the task ends."""
-    rows = []
+    block is printed at unix time 1000.0, when the task ends. ``before``: statistics lines of
+    earlier tasks; ``after``: the lines printed after its draft acceptance; ``later``: lines
+    after its release (another task's)."""
+    rows = list(before)
     if new_prompt:
         rows.append({"event": "new_prompt", "unix_s": 993.5, "duration_s": None, "tokens": 1000})
     rows += [{"event": "prompt_eval", "unix_s": 1000.0, "duration_s": 2.0, "tokens": 1000},
@@ -33,8 +42,12 @@ def _journal(campaign, task, new_prompt=True, drafts=True, mean_len=None):
     if drafts:
         rows.append({"event": "draft_acceptance", "unix_s": 1000.0, "duration_s": None,
                      "tokens": None, "accepted": 60, "generated": 80, "mean_len": mean_len})
+    rows += list(after)
+    if later:
+        rows += [{"event": "release", "unix_s": 1000.0, "duration_s": None, "tokens": 1100}, *later]
     return [{"campaign": campaign, "source_file": f"{campaign}.log", "source_line": i + 1,
-             "task_id": task, "accepted": None, "generated": None, "mean_len": None, **r}
+             "task_id": task, "accepted": None, "generated": None, "mean_len": None,
+             "spec_type": None, "drafts": None, **r}
             for i, r in enumerate(rows)]
 
 
@@ -49,6 +62,17 @@ def con():
         "nolog": (None, None, 1, {"new_prompt": False}),
         # builds since 2026: "draft acceptance = 0.75000 (60 accepted / 80 generated), mean len = 2.50"
         "meanlen": (None, None, 1, {"mean_len": 2.5}),
+        # statistics count since the server started: 35 - 10 = 25 drafts of 115 - 35 = 80 tokens
+        # since the line before, the task's own 80 generated; a later task's line is not its
+        "stats": (None, None, 1, {"before": [_stats(10, 35)], "after": [_stats(35, 115)],
+                                  "later": [_stats(99, 999)]}),
+        # one line, counting earlier tasks (200 tokens, not the task's 80); its 200 / 50 = 4.0
+        # tokens per draft agree with n_max 4
+        "cumul": (None, None, 1, {"after": [_stats(50, 200)]}),
+        # 200 / 70 = 2.86 tokens per draft: drafts are not all n_max 4 long
+        "vary": (None, None, 1, {"after": [_stats(70, 200)]}),
+        # lower than the line before it: the server restarted, the line counts from zero
+        "restart": (None, None, 1, {"before": [_stats(500, 2000)], "after": [_stats(25, 80)]}),
     }
     _table(c, "raw_campaigns", [{"campaign": k, "kind": "deployment",
                                  "params": '{"prefill_task": 7, "decode_task": 7}'} for k in cases])
@@ -57,10 +81,12 @@ def con():
     c.execute("alter table raw_campaigns2 rename to raw_campaigns")
     _table(c, "stg_deployment__journal", [r for k, v in cases.items() for r in _journal(k, 7, **v[3])])
     _table(c, "int_deployment__service_config", [
-        {"campaign": k, "spec_type": v[0], "draft_model": v[1], "spec_draft_n_max": 4} for k, v in cases.items()])
+        {"campaign": k, "spec_type": v[0], "draft_model": v[1], "spec_draft_n_max": 4,
+         "spec_draft_n_max_is_default": k == "cumul"} for k, v in cases.items()])
     _table(c, "int_deployment__model_shape", [{"campaign": k, "nextn_layers": v[2]} for k, v in cases.items()])
     models.run_model(c, _model("staging/stg_raw__campaigns.sql"))
     models.run_model(c, _model("intermediate/int_deployment__journal_runs.sql"))
+    models.run_model(c, _model("intermediate/int_deployment__draft_statistics.sql"))
     models.run_model(c, _model("intermediate/int_deployment__decoding.sql"))
     return c
 
@@ -79,7 +105,7 @@ def test_mode_from_the_data(con):
         "typed": "ngram",        # the spec type says so
         "plain": "none",         # no draft statistics at all
         "nolog": "mtp",
-        "meanlen": "mtp"}
+        "meanlen": "mtp", "stats": "mtp", "cumul": "mtp", "vary": "mtp", "restart": "mtp"}
 
 
 def test_steps_follow_the_mode(con):
@@ -95,6 +121,30 @@ def test_steps_follow_the_mode(con):
     # mean len = 1 + accepted / steps: 60 / (2.5 - 1) = 40 steps (not 80 / 4 = 20)
     assert d["meanlen"]["verify_steps"] == 40
     assert d["meanlen"]["verify_step_s"] == pytest.approx(5.0 / 40)
+
+
+def test_steps_from_the_speculative_statistics_when_they_are_the_tasks_own(con):
+    d = _rows(con, "int_deployment__decoding")
+    # 25 drafts, each one verify step: 5.0 s / 25 = 0.2 s, 100 tokens / 25 = 4.0 a step
+    # (not 80 drafted / n_max 4 = 20)
+    assert (d["stats"]["verify_steps"], d["stats"]["steps_basis"]) == (25, "gen drafts in the log")
+    assert d["stats"]["verify_step_s"] == pytest.approx(0.2)
+    assert d["stats"]["tokens_per_step"] == pytest.approx(4.0)
+    # lines: 1 statistics (an earlier task), 2 new prompt, 3 prompt eval, 4 eval, 5 acceptance, 6
+    assert d["stats"]["statistics_line"] == 6
+    assert (d["restart"]["verify_steps"], d["restart"]["steps_basis"]) == (25, "gen drafts in the log")
+
+
+def test_a_default_n_max_is_named_and_one_the_statistics_rule_out_is_not_used(con):
+    d = _rows(con, "int_deployment__decoding")
+    # the statistics agree with n_max 4 (200 / 50 = 4.0): 80 / 4 = 20 steps, from the default
+    assert (d["cumul"]["verify_steps"], d["cumul"]["steps_basis"]) == (20, "drafted / default n_max")
+    assert d["cumul"]["server_tokens_per_draft"] == pytest.approx(4.0)
+    # 200 / 70 = 2.857 tokens per draft: "every step drafts 4" is false, no steps published
+    assert d["vary"]["verify_steps"] is None and d["vary"]["verify_step_s"] is None
+    assert d["vary"]["steps_basis"] == "not measured"
+    # no statistics in the log: drafted / n_max as before, the configured n_max named
+    assert d["mtp"]["steps_basis"] == "drafted / n_max"
 
 
 def test_prefill_window_from_the_new_prompt_line_or_the_timing_block(con):

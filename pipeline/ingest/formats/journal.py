@@ -194,13 +194,14 @@ def parse(path: Path) -> list[dict]:
 FORMAT = Format(
     name="journal",
     table="raw_journal",
-    version=5,                  # 4: "[<pid>] " text is not JSON; b11434 progress lines
+    version=6,                  # 4: "[<pid>] " text is not JSON; b11434 progress lines
                                 # 5: b11434's "using device RPC0 (<endpoint>)"
+                                # 6: "statistics …: #gen drafts" kept (drafts)
     columns={"realtime_us": "BIGINT", "log_rel_s": "DOUBLE", "hostname": "VARCHAR",
              "unit": "VARCHAR", "pid": "INTEGER", "message": "VARCHAR", "event": "VARCHAR",
              "slot_id": "INTEGER", "task_id": "INTEGER", "ms": "DOUBLE", "tokens": "BIGINT",
              "accepted": "BIGINT", "generated": "BIGINT", "state_mib": "DOUBLE", "mean_len": "DOUBLE",
-             "count": "BIGINT",
+             "count": "BIGINT", "drafts": "BIGINT",
              "spec_type": "VARCHAR", "endpoint": "VARCHAR"},
     parse=parse,
     description="llama-server and rpc-server logs (journalctl -o json, -o short-iso[-precise], "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 FIELDS = ("event", "slot_id", "task_id", "ms", "tokens", "accepted", "generated", "state_mib",
-          "mean_len", "count", "spec_type", "endpoint")
+          "mean_len", "count", "drafts", "spec_type", "endpoint")
 
 # Optional "[pid] ", then "MM.SS.mmm.uuu ", then a level letter, as common/log.cpp prints them.
 _LOG_PREFIX = r"^(?:\[\d+\] )?(?:(?P<lm>\d+)\.(?P<ls>\d{2})\.(?P<lms>\d{3})\.(?P<lus>\d{3}) )?(?:[IWEDT] )?"
@@ -48,9 +48,9 @@ _SRV_EVENTS = [
 ]
 _ANYWHERE = [
     ("spec_statistics", re.compile(
-        r"statistics\s+(\S+): #calls\(b,g,a\) = +\d+ +\d+ +(\d+), #gen drafts = +\d+, "
+        r"statistics\s+(\S+): #calls\(b,g,a\) = +\d+ +\d+ +(\d+), #gen drafts = +(\d+), "
         r"#acc drafts = +\d+, #gen tokens = +(\d+), #acc tokens = +(\d+)"),
-     ("spec_type", "count", "generated", "accepted")),
+     ("spec_type", "count", "drafts", "generated", "accepted")),
     # "RPC0[host:port]" as the name, or (b11434) "RPC0" with the endpoint as its description
     ("rpc_device", re.compile(r"using device (RPC\d*)(?:\[([^\]]+)\]| \(([^)\[]+)\))"),
      (None, "endpoint", "endpoint")),
@@ -58,7 +58,7 @@ _ANYWHERE = [
     ("rpc_close", re.compile(r"^Client connection closed\s*$"), ()),
 ]
 TIMING = {"prompt_eval", "eval", "total", "graphs_reused", "draft_acceptance"}
-_INTEGER_FIELDS = {"slot_id", "task_id", "tokens", "accepted", "generated", "count"}
+_INTEGER_FIELDS = {"slot_id", "task_id", "tokens", "accepted", "generated", "count", "drafts"}
 _TEXT_FIELDS = {"spec_type", "endpoint"}
 
 

@@ -17,7 +17,7 @@ CORPUS = TESTS / "corpora" / "llama_server"
 LOGS = sorted(CORPUS.rglob("*.log"))
 EXPECTED = json.loads((CORPUS / "issues" / "expected.json").read_text())
 KEYS = ("slot_id", "task_id", "ms", "tokens", "accepted", "generated", "state_mib", "mean_len",
-        "count", "spec_type")
+        "count", "drafts", "spec_type")
 REFUSED = {"ggml-org+llama.cpp-7637.log": (1, "llama-server's own JSON log (--log-format json")}
 
 

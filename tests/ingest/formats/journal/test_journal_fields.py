@@ -51,10 +51,12 @@ SHAPES = [
     # common/speculative.cpp, b11434: "statistics %16s: #calls(b,g,a) = %4zu %6zu %6zu, #gen drafts = …"
     ("spec  print_stats: statistics        draft-mtp: #calls(b,g,a) =    1    882    882, #gen drafts =    882, "
      "#acc drafts =   716, #gen tokens =   5292, #acc tokens =  2235, #mean acc len = 3.53",
-     fields(event="spec_statistics", spec_type="draft-mtp", count=882, generated=5292, accepted=2235)),
+     fields(event="spec_statistics", spec_type="draft-mtp", count=882, drafts=882, generated=5292,
+            accepted=2235)),
     ("statistics ngram_mod: #calls(b,g,a) = 20 2985 131, #gen drafts = 131, #acc drafts = 131, "
      "#gen tokens = 6168, #acc tokens = 5837",
-     fields(event="spec_statistics", spec_type="ngram_mod", count=131, generated=6168, accepted=5837)),
+     fields(event="spec_statistics", spec_type="ngram_mod", count=131, drafts=131, generated=6168,
+            accepted=5837)),
     # src/llama.cpp: "%s: using device %s (%s) (%s) - %zu MiB free", device RPC%d[endpoint]
     ("llama_model_load_from_file_impl: using device RPC0[10.203.0.2:50052] (RPC0[10.203.0.2:50052]) (unknown id) - 7892 MiB free",
      fields(event="rpc_device", endpoint="10.203.0.2:50052")),
