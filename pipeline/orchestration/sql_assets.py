@@ -98,6 +98,8 @@ def _check_specs(tests, asset_names: list[str], order: list[str]) -> list[AssetC
             continue
         target = max(readers, key=order.index)
         note = (" A failure withholds the campaign." if test.blocking else "")
+        if test.fix_sentence:
+            note += f" To fix: {test.fix_sentence}."
         # checks take no owners in Dagster: the owner is in the metadata, beside the SQL file
         specs.append(AssetCheckSpec(test.name, asset=target, description=test.check_sentence + note,
                                     metadata={"owner": OWNERS[0],

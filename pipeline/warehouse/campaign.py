@@ -21,6 +21,7 @@ from pipeline.ingest.store import (
     typed_empty,
 )
 from pipeline.util.sql import q
+from pipeline.warehouse import check_report
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.schemas import (
     campaign_schema,
@@ -146,11 +147,8 @@ def _run_check(con, test, campaign, out: Outcome) -> dict:
         rows, first = [("not run",)], f"not run: {', '.join(missing)} failed"
     else:
         try:
-            models_mod.load_macros(con, test.path.parent.parent)
-            cur = con.execute(test.sql.strip().rstrip(";"))
-            names = [d[0] for d in cur.description]
-            rows = cur.fetchall()
-            first = "; ".join(", ".join(f"{n}={v}" for n, v in zip(names, r)) for r in rows[:3])
+            names, rows = models_mod.run_test_named(con, test)
+            first = check_report.describe_failures(names, rows)
         except Exception as exc:  # noqa: BLE001 - a check that cannot run is a failed check
             rows, first = [("error",)], f"could not run: {exc}"
     result = {"campaign": campaign, "check_name": test.name, "statement": test.check_sentence,
@@ -158,7 +156,7 @@ def _run_check(con, test, campaign, out: Outcome) -> dict:
               "first_rows": first, "sql_file": f"sql/tests/{test.path.name}"}
     if rows and test.blocking and campaign is not None:
         out.withhold("check", result["sql_file"],
-                      f"{test.check_sentence} — {len(rows)} failing row(s): {first}")
+                     check_report.withhold_reason(test.check_sentence, test.fix_sentence, names, rows))
     return result
 
 

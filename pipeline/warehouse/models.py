@@ -22,6 +22,7 @@ LAYERS = ("staging", "intermediate", "marts")
 _GRAIN = re.compile(r"^\s*--\s*grain:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _CHECK = re.compile(r"^\s*--\s*check:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _BLOCKING = re.compile(r"^\s*--\s*blocking:\s*true\s*$", re.IGNORECASE | re.MULTILINE)
+_FIX = re.compile(r"^\s*--\s*fix:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _SCOPE = re.compile(r"^\s*--\s*scope:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 # The columns that identify a row of a mart (``-- key: campaign, link_id``; empty for a one-row
 # mart): a published figure's id is its page, table, row key and column (pipeline/publish/figures/).
@@ -88,7 +89,7 @@ class Model:
                 # "-- why: ..." opens the prose of a theory mart: the words are the description
                 lines.append(text[4:].lstrip() if text.lower().startswith("why:") else text)
         return " ".join(ln for ln in lines
-                        if not ln.lower().startswith(("grain:", "check:", "blocking:", "scope:", "key:")))
+                        if not ln.lower().startswith(("grain:", "check:", "blocking:", "fix:", "scope:", "key:")))
 
     @property
     def check_sentence(self) -> str:
@@ -98,6 +99,12 @@ class Model:
             return m.group(1).strip()
         first = next((ln[2:].strip() for ln in self.sql.splitlines() if ln.startswith("--")), "")
         return first or f"{self.path.name} returns no rows"
+
+    @property
+    def fix_sentence(self) -> str | None:
+        """A test's advice on what makes a failing row pass (``-- fix: …``), if stated."""
+        m = _FIX.search(self.sql)
+        return m.group(1).strip() if m else None
 
     @cached_property
     def declared_scope(self) -> str | None:
@@ -257,9 +264,14 @@ def run_model(con: duckdb.DuckDBPyConnection, model: Model, schema: str | None =
 
 
 def run_test(con: duckdb.DuckDBPyConnection, test: Model) -> list[tuple]:
+    return run_test_named(con, test)[1]
+
+
+def run_test_named(con: duckdb.DuckDBPyConnection, test: Model) -> tuple[list[str], list[tuple]]:
+    """A test's failing rows, with its column names."""
     load_macros(con, test.path.parent.parent)
-    body = test.sql.strip().rstrip(";")
-    return con.execute(body).fetchall()
+    cur = con.execute(test.sql.strip().rstrip(";"))
+    return [d[0] for d in cur.description], cur.fetchall()
 
 
 def build_all(con: duckdb.DuckDBPyConnection, sql_dir: Path,

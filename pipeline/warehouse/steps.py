@@ -20,6 +20,7 @@ from pipeline.ingest.store import RawStore
 from pipeline.ingest.unreadable import UnreadableStoreFile
 from pipeline.project import Project
 from pipeline.util.sql import q
+from pipeline.warehouse import check_report
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.campaign import Outcome, build_campaign, campaign_status, raw_tables
 from pipeline.warehouse.schemas import (
@@ -228,8 +229,8 @@ def run_tests(con, layout: Layout, group: str) -> list[dict]:
         set_search_path(con, *((EVERY, "main") if group in ("after_catalog", "after_pages")
                                else ("main",)))
         try:
-            rows = models_mod.run_test(con, test)
-            first = repr(rows[:3])
+            names, rows = models_mod.run_test_named(con, test)
+            first = check_report.describe_failures(names, rows)
         except Exception as exc:  # noqa: BLE001 - a check that cannot run is a failed check
             rows, first = [("error",)], f"could not run: {exc}"
         finally:

@@ -1,5 +1,6 @@
 -- check: every campaign's GGUF header gives the shape the split and the KV model need (embedding_length, block_count, and attention heads from which llama.cpp derives KV heads and key/value length)
 -- blocking: true
+-- fix: give the full GGUF header (python -m pipeline.collect gguf on the model file), or a header that has these keys; a campaign without a GGUF is not failed, its bytes per token are not measured
 -- A GGUF without one of these parses fine (it is a valid file) but leaves the bytes per token
 -- and the layer split NULL: a data-quality finding about the file, named here. Keys llama.cpp
 -- defaults (key_length = embedding_length / head_count, head_count_kv = head_count, the

@@ -1,5 +1,6 @@
 -- check: every iperf3 rate is at most ten times the fastest line rate in ethernet_classes.csv
 -- blocking: true
+-- fix: re-run iperf3 on the link and replace the file, or add the link's class to raw_data/reference/ethernet_classes.csv when it is faster than every class listed
 -- A rate an order of magnitude above any link the project knows is not a measurement: a
 -- summary of 1e308 bits/s whose bytes agree with it passes the parser's own checks (finite,
 -- positive, bytes * 8 / seconds). The campaign is withheld, naming the file and the rate. Links

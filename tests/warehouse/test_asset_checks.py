@@ -50,6 +50,9 @@ def test_check_header_and_blocking_flag(name):
     lines = (SQL / "tests" / f"{name}.sql").read_text().splitlines()
     assert lines[0].startswith("-- check: ") and len(lines[0]) > len("-- check: ") + 10
     assert ("-- blocking: true" in lines) == (name in BLOCKING)
+    # a check that withholds a campaign says what would make it pass
+    if name in BLOCKING:
+        assert check(name).fix_sentence and len(check(name).fix_sentence) > 30
 
 
 # --- KV snapshot within 5 % of the model --------------------------------------------------
@@ -70,12 +73,14 @@ def test_kv_snapshot_within_5_percent_passes():
 
 def test_kv_snapshot_off_by_more_than_5_percent_fails():
     con = duckdb.connect()
-    # +5.1 %, -5.1 %, and a NULL (no model bytes) are flagged; +1 % is not
+    # +5.1 % and -5.1 % are flagged; +1 % is not; a NULL (no GGUF: no model bytes; or no
+    # capture: no copied bytes) is absent data, not wrong data: not flagged
     rows = kv_rows([1_051_000, 949_000, 1_010_000])
-    rows.append({**rows[0], "campaign": "c3", "measured_vs_model_fraction": None})
+    rows.append({**rows[0], "campaign": "c3", "model_bytes": None, "measured_vs_model_fraction": None})
+    rows.append({**rows[0], "campaign": "c4", "copied_bytes": None, "measured_vs_model_fraction": None})
     table(con, "fct_kv_snapshot", rows)
     found = models.run_test(con, check("assert_kv_snapshot_matches_model"))
-    assert sorted(r[0] for r in found) == ["c0", "c1", "c3"]
+    assert sorted(r[0] for r in found) == ["c0", "c1"]
 
 
 # --- predicted prefill on the measured link within 2 % of the journal ---------------------
@@ -191,8 +196,9 @@ def test_ping_min_above_avg_fails():
 
 # --- journal windows inside both hosts' netdev captures (built through the real SQL) -------
 
-def window_warehouse(worker_last_s: float):
-    """Head 'server' sampled 100..110 s, worker 'claw' sampled 100..worker_last_s, 1 s apart.
+def window_warehouse(worker_last_s: float | None):
+    """Head 'server' sampled 100..110 s, worker 'claw' sampled 100..worker_last_s, 1 s apart
+    (worker_last_s None: the worker was not captured at all).
 
     Prefill window 102..104 s; KV snapshot window 103..108 s (journal times).
     """
@@ -200,6 +206,8 @@ def window_warehouse(worker_last_s: float):
     ensure_table(con, NETDEV)
     con.execute("create table raw_files (source_file varchar, campaign varchar, format varchar, context json)")
     for host, last in (("server", 110), ("claw", worker_last_s)):
+        if last is None:
+            continue
         f = f"{host}.netdev"
         con.execute("insert into raw_files (source_file, context) values (?, ?)", [f, f'{{"host": "{host}", "link": "l"}}'])
         for i, t in enumerate(range(100, int(last) + 1)):
@@ -235,6 +243,14 @@ def test_window_past_the_worker_capture_fails():
     con = window_warehouse(worker_last_s=105)
     found = models.run_test(con, check("assert_windows_inside_netdev_captures"))
     assert [(r[1], r[2], r[3]) for r in found] == [("kv_snapshot", "worker", "claw")]
+
+
+def test_a_host_without_any_capture_is_absent_data_not_a_failure():
+    # no capture of the worker: its bytes are not measured (the traffic model has the head's 2
+    # windows only), and nothing is wrong with the captures there are
+    con = window_warehouse(worker_last_s=None)
+    assert con.execute("select count(*) from int_deployment__window_traffic").fetchall() == [(2,)]
+    assert models.run_test(con, check("assert_windows_inside_netdev_captures")) == []
 
 
 # --- GGUF carries the keys the models need (built from parsed GGUF files) ------------------
@@ -273,3 +289,12 @@ def test_gguf_missing_a_key_is_a_finding_not_a_parse_error():
     assert [(r[0], r[1]) for r in found] == [("ho", "header-only.gguf"), ("nb", "no-block-count.gguf")]
     nb = next(r for r in found if r[0] == "nb")
     assert nb[3] == 5120 and nb[4] is None   # hidden_size present, block_count missing
+
+
+def test_every_blocking_check_says_how_to_fix_it():
+    blocking = [p.stem for p in sorted((SQL / "tests").glob("*.sql")) if check(p.stem).blocking]
+    assert len(blocking) >= 6
+    assert [n for n in blocking if not check(n).fix_sentence] == []
+    # raw_data/README.md's table of blocking checks names each of them
+    readme = (REPO / "raw_data" / "README.md").read_text()
+    assert [n for n in blocking if f"| `{n}` |" not in readme] == []
