@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import duckdb
+
 
 @dataclass
 class Report:
@@ -19,6 +21,7 @@ class Report:
     failed_checks: list[tuple[str | None, str, str]] = field(default_factory=list)
     withheld: dict[str, list[dict]] = field(default_factory=dict)
     published: list[str] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)   # (subject, detail)
 
     def lines(self) -> list[str]:
         out = list(self.phases)
@@ -33,6 +36,9 @@ class Report:
             out.append(f"failed checks ({len(self.failed_checks)}):")
             out += [f"  - {name}" + (f" [{c}]" if c else "") + f": {first}"
                     for c, name, first in self.failed_checks]
+        if self.warnings:
+            out.append(f"warnings ({len(self.warnings)}), choices the figures make, each on Data quality:")
+            out += [f"  - {subject}: {detail}" for subject, detail in self.warnings]
         for campaign, reasons in self.withheld.items():
             out.append(f"withheld campaign {campaign}:")
             out += [f"  - {r['subject']}: {r['detail']}" for r in reasons]
@@ -130,4 +136,15 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
     status = con.execute("select campaign, status from meta_campaign_status "
                          "order by campaign").fetchall()
     r.published = [c for c, s in status if s == "published"]
+    r.warnings = _choices(con)
     return r
+
+
+def _choices(con) -> list[tuple[str, str]]:
+    """Data quality's warnings: choices the figures make (none when it was not built)."""
+    try:
+        return [(subject, detail or "") for subject, detail in con.execute(
+            "select subject, detail from fct_data_quality where finding_kind = 'choice' "
+            "order by subject, detail").fetchall()]
+    except duckdb.CatalogException:  # a build that stopped before Data quality has none to tell
+        return []

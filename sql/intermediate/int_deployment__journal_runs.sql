@@ -17,6 +17,16 @@ with anchors as (
 journal as (
     select * from stg_deployment__journal
 ),
+anchor_file as (
+    -- a task id can be in several journal files (the server restarted and counted from 0
+    -- again): the figures come from one file, the last by path, never mixed across files
+    -- (fct_campaign_file_notes names the others)
+    select anchors.campaign, journal.task_id, max(journal.source_file) as source_file
+    from anchors
+    join journal on journal.campaign = anchors.campaign
+        and journal.task_id in (anchors.prefill_task, anchors.decode_task)
+    group by all
+),
 prefill as (
     select
         anchors.campaign,
@@ -29,7 +39,9 @@ prefill as (
         max(journal.duration_s) filter (where journal.event = 'eval') as task_eval_s,
         max(journal.source_line) filter (where journal.event = 'prompt_eval') as prompt_eval_line
     from anchors
+    join anchor_file as f on f.campaign = anchors.campaign and f.task_id = anchors.prefill_task
     join journal on journal.campaign = anchors.campaign and journal.task_id = anchors.prefill_task
+        and journal.source_file = f.source_file
     group by all
 ),
 decode as (
@@ -45,7 +57,9 @@ decode as (
         max(journal.mean_len) filter (where journal.event = 'draft_acceptance') as draft_mean_len,
         max(journal.source_line) filter (where journal.event = 'eval') as eval_line
     from anchors
+    join anchor_file as f on f.campaign = anchors.campaign and f.task_id = anchors.decode_task
     join journal on journal.campaign = anchors.campaign and journal.task_id = anchors.decode_task
+        and journal.source_file = f.source_file
     group by all
 ),
 final as (

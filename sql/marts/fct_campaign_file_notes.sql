@@ -2,11 +2,11 @@
 -- key: campaign, source_file, status
 -- What a campaign page says about its own files: not listed, missing, refused, duplicate,
 -- quarantined by its parser (with the file:line reason), a ping that got no reply, or a log
--- whose last line was cut.
+-- whose last line was cut; and a choice the figures make (an anchor task in several journals).
 -- column source_file: the file the note is about, relative to raw_data/
 -- column status: what happened to the file: its scan status (unlisted, missing, refused,
 --    bad_name, unknown_format, duplicate), its parser's (quarantined), or no value, partly read,
---    cut short
+--    cut short, choice
 -- column detail: why, in words; a parser's reason names the file and line
 with files as (
     select * from stg_raw__files
@@ -59,6 +59,35 @@ cut_lines as (
     from stg_raw__journal_lines as j
     where j.event = 'truncated'
 ),
+anchor_tasks as (
+    select campaign, try_cast(params->>'prefill_task' as bigint) as task_id, 'prefill' as anchor
+    from stg_raw__campaigns where kind = 'deployment'
+    union all
+    select campaign, try_cast(params->>'decode_task' as bigint), 'decode'
+    from stg_raw__campaigns where kind = 'deployment'
+),
+anchor_files as (
+    select a.campaign, a.task_id, string_agg(distinct a.anchor, ' and ' order by a.anchor) as anchors,
+           count(distinct j.source_file) as n_files,
+           string_agg(distinct j.source_file, ', ' order by j.source_file) as file_list,
+           max(j.source_file) as chosen
+    from anchor_tasks as a
+    join stg_deployment__journal as j on j.campaign = a.campaign and j.task_id = a.task_id
+    group by a.campaign, a.task_id
+    having count(distinct j.source_file) > 1
+),
+several_files as (
+    -- a choice the figures make that the reader should know of
+    select
+        campaign,
+        chosen as source_file,
+        'choice' as status,
+        'task ' || task_id || ' (the ' || anchors || ' task of the manifest) is in ' || n_files
+            || ' journal files (' || file_list || '); the figures read ' || chosen
+            || ', the last by path. Keep only the measured run''s journal in the campaign, or '
+            || 'give a task id that is in one file' as detail
+    from anchor_files
+),
 final as (
     select * from not_used
     union all
@@ -67,6 +96,8 @@ final as (
     select * from blob_lines
     union all
     select * from cut_lines
+    union all
+    select * from several_files
 )
 select * from final
 order by campaign, source_file
