@@ -15,14 +15,16 @@ with pings as (
 ),
 nccl as (
     select campaign, receiver, sender, bits_per_s as nccl_bits_per_s,
-           median_time_s as nccl_median_time_s, size_bytes as nccl_size_bytes, source_files
+           median_time_s as nccl_median_time_s, size_bytes as nccl_size_bytes,
+           size_is_declared as nccl_size_is_declared, collective_basis as nccl_collective_basis,
+           source_files
     from int_p2p__pair_nccl
-    where series = 'main'
+    where series = 'main' and is_chosen
 ),
 dumped as (
     select campaign, receiver, sender, bits_per_s as nccl_dumped_bits_per_s, source_files
     from int_p2p__pair_nccl
-    where series = 'dumped'
+    where series = 'dumped' and is_chosen
 ),
 iperf as (
     select
@@ -53,6 +55,8 @@ final as (
         pings.rtt_avg_s,
         nccl.nccl_size_bytes,
         nccl.nccl_median_time_s,
+        nccl.nccl_size_is_declared,
+        nccl.nccl_collective_basis,
         nccl.nccl_bits_per_s,
         dumped.nccl_dumped_bits_per_s,
         iperf.iperf3_public_bits_per_s,

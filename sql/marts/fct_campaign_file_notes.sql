@@ -6,7 +6,8 @@
 -- column source_file: the file the note is about, relative to raw_data/
 -- column status: what happened to the file: its scan status (unlisted, missing, refused,
 --    bad_name, unknown_format, duplicate), its parser's (quarantined), or no value, partly read,
---    cut short, choice
+--    cut short, choice, not used / partly used (an nccl-tests log the pair tables do not read
+--    or read in part)
 -- column detail: why, in words; a parser's reason names the file and line
 with files as (
     select * from stg_raw__files
@@ -88,6 +89,33 @@ several_files as (
             || 'give a task id that is in one file' as detail
     from anchor_files
 ),
+nccl_rows as (
+    select campaign, unnest(source_files) as source_file, collective, size_bytes, is_chosen
+    from int_p2p__pair_nccl
+),
+nccl_unused as (
+    -- an nccl-tests log of a region pair that the pair tables do not read, or read in part
+    select
+        campaign,
+        source_file,
+        case when bool_or(is_chosen) then 'partly used' else 'not used' end as status,
+        case
+            when bool_or(is_chosen) then 'its size(s) '
+                || string_agg(distinct format_bytes(size_bytes), ', ' order by format_bytes(size_bytes))
+                       filter (where not is_chosen)
+                || ' are not in the pair tables, which take one size per pair: '
+                || format_bytes(max(size_bytes) filter (where is_chosen))
+                || ' (the size params.sizes_bytes declares, else the largest measured)'
+            when max(collective) is null then 'the log does not say which collective it ran '
+                || '(nccl-tests before 2.13 prints no "Collective test starting" line) and the '
+                || 'manifest names none: give the file context.collective: sendrecv'
+            else 'the log is of ' || max(collective) || ' (' || max(collective)
+                || '_perf), not sendrecv: the point-to-point tables read sendrecv only'
+        end as detail
+    from nccl_rows
+    group by campaign, source_file
+    having not bool_and(is_chosen)
+),
 final as (
     select * from not_used
     union all
@@ -98,6 +126,8 @@ final as (
     select * from cut_lines
     union all
     select * from several_files
+    union all
+    select * from nccl_unused
 )
 select * from final
 order by campaign, source_file

@@ -5,7 +5,11 @@
 -- column ping_packets_transmitted: the ping packets sent over the pair, every run summed
 -- column ping_packets_received: the replies received, every run summed
 -- column rtt_avg_s: the average ping RTT of the pair: the mean of the runs that got replies
--- column nccl_size_bytes: the message size of the pair's NCCL logs (one size per pair)
+-- column nccl_size_bytes: the sendrecv message size the pair's NCCL figure is of: the size the
+--    campaign declares (params.sizes_bytes) when measured, else the largest measured
+-- column nccl_size_is_declared: true when that size is one params.sizes_bytes declares
+-- column nccl_collective_basis: where the log's collective (sendrecv) was read: the log, the
+--    manifest's file context, or the campaign's nccl command
 -- column nccl_median_time_s: the median transfer time over every cycle of the pair's logs
 -- column nccl_dumped_bits_per_s: the NCCL bandwidth of the pair's second series of logs (context
 --    series: dumped, over the VPN), kept apart from the main series
@@ -34,6 +38,8 @@ final as (
         pairs.rtt_avg_s,
         pairs.nccl_size_bytes,
         pairs.nccl_median_time_s,
+        pairs.nccl_size_is_declared,
+        pairs.nccl_collective_basis,
         pairs.nccl_bits_per_s,
         pairs.nccl_dumped_bits_per_s,
         pairs.iperf3_public_bits_per_s,

@@ -1,6 +1,8 @@
 -- grain: one row per nccl-tests result (file x size x cycle x placement) in a p2p campaign
 -- Context the log lacks (tc setting, backend, receiver/sender region, path, series) comes from
--- the manifest via raw_files. Out-of-place and in-place results are both timed transfers.
+-- the manifest via raw_files. Out-of-place and in-place results are both timed transfers. The
+-- collective is the log's own ("# Collective test starting: sendrecv_perf"), else the file's
+-- context.collective, else the test the campaign's params.commands.nccl runs (<name>_perf).
 with source as (
     select * from raw_nccl_tests
 ),
@@ -8,7 +10,8 @@ files as (
     select * from stg_raw__file_context
 ),
 campaigns as (
-    select campaign from stg_p2p__campaigns
+    select campaign, regexp_extract(params->'commands'->>'nccl', '(\w+?)_perf', 1) as command_collective
+    from stg_p2p__campaigns
 ),
 renamed as (
     select
@@ -28,7 +31,13 @@ renamed as (
         source.cycle,
         source.placement,
         source.time_s,
-        source.busbw_bytes_per_s
+        source.busbw_bytes_per_s,
+        coalesce(source.collective, files.collective, nullif(campaigns.command_collective, ''))
+            as collective,
+        case when source.collective is not null then 'log'
+             when files.collective is not null then 'manifest context'
+             when nullif(campaigns.command_collective, '') is not null then 'manifest command'
+        end as collective_basis
     from source
     join files on files.source_file = source.source_file
     join campaigns on campaigns.campaign = source.campaign

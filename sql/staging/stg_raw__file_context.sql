@@ -21,6 +21,8 @@ renamed as (
         ms_to_s(cast(context->>'tc_delay_ms' as double)) as tc_delay_s,
         gbit_to_bits(cast(context->>'tc_rate_gbit' as double)) as tc_rate_bits_per_s,
         context->>'tc_command' as tc_command,
+        -- an nccl-tests log's collective when the log does not say (nccl-tests before 2.13)
+        context->>'collective' as collective,
         -- the collector's `<tool> --version` line, e.g. "ethtool version 6.11"
         context->>'tool_version' as tool_version,
         regexp_extract(context->>'tool_version', '(\d+\.\d+)', 1) as tool_release

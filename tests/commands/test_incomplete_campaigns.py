@@ -75,6 +75,22 @@ def _regions_without_nccl(root):
                         .replace("\np2p_regions,swan-10-regions,", "\np2p_regions,swan-nonccl,"))
 
 
+def _regions_with_other_logs(root):
+    """The shipped region campaign with two nccl-tests logs changed: us-east-1 → us-west-2 also
+    timed 128 MiB (-b 64M -e 128M: five rows of 128 MiB after the 64 MiB ones), and us-east-2 →
+    us-west-2 is an all_reduce_perf log (its starting line says so)."""
+    dest = copy_campaign(root, "raw_data/p2p/swan-10-regions", "swan-sizes")
+    two = dest / "nccl/us-west-2_from_us-east-1.log"
+    lines = two.read_text().splitlines(keepends=True)
+    rows = [l for l in lines if l.startswith("    67108864 ")]
+    assert len(rows) == 5
+    big = [l.replace("    67108864      16777216", "   134217728      33554432") for l in rows]
+    at = max(i for i, l in enumerate(lines) if l in rows) + 1
+    two.write_text("".join(lines[:at] + big + lines[at:]))
+    other = dest / "nccl/us-west-2_from_us-east-2.log"
+    other.write_text("# Collective test starting: all_reduce_perf\n" + other.read_text())
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     root = tmp_path_factory.mktemp("incomplete")
@@ -84,6 +100,7 @@ def tree(tmp_path_factory):
     _with_statistics(root)
     _three_journals(root)
     _regions_without_nccl(root)
+    _regions_with_other_logs(root)
     return root, run_cli_build(root, "--no-site")
 
 
@@ -106,8 +123,8 @@ def _section(page, number):
 def test_nothing_is_withheld_and_the_build_exits_0(tree):
     _, proc = tree
     assert proc.returncode == 0, proc.stderr[-3000:]
-    # 9 shipped + 7 added campaigns
-    assert proc.stderr.splitlines()[-1] == "done: published 16 campaign(s); withheld none; quarantined none"
+    # 9 shipped + 8 added campaigns
+    assert proc.stderr.splitlines()[-1] == "done: published 17 campaign(s); withheld none; quarantined none"
 
 
 @pytest.mark.parametrize("name", [*VARIANTS, "inc-stats"])
@@ -212,3 +229,30 @@ def test_region_pairs_without_bandwidth_get_no_verdict(tree):
     # no nccl-tests log: every pair's NCCL bandwidth is missing, no workload can be judged
     assert "pairs carry some" not in box
     assert "*not measured*: none of the 45 pairs has both\n      directions' RTT and NCCL bandwidth" in box
+
+
+def _pairs(root, campaign):
+    text = (root / "docs" / "p2p" / campaign / "data" / "fct_p2p_region_pairs.csv").read_text()
+    return {(r["receiver"], r["sender"]): r for r in csv.DictReader(io.StringIO(text))}
+
+
+def test_an_nccl_log_of_two_sizes_gives_the_declared_size_and_another_collective_is_not_read(tree):
+    root, _ = tree
+    pairs, shipped = _pairs(root, "swan-sizes"), _pairs(root, "swan-10-regions")
+    two = pairs[("us-west-2", "us-east-1")]
+    # params.sizes_bytes declares 64 MiB: the pair's figure is the 64 MiB rows', the same as the
+    # shipped campaign's (bytes x 8 / median of the same ten times), not dropped
+    assert two["nccl_bits_per_s"] == shipped[("us-west-2", "us-east-1")]["nccl_bits_per_s"] != ""
+    assert (two["nccl_size_bytes"], two["nccl_size_is_declared"]) == ("67108864", "True")
+    # the all_reduce log is not taken for a sendrecv: no NCCL figure for that pair
+    assert pairs[("us-west-2", "us-east-2")]["nccl_bits_per_s"] == ""
+    assert shipped[("us-west-2", "us-east-2")]["nccl_bits_per_s"] != ""
+    page = (root / "docs" / "p2p" / "swan-sizes.md").read_text()
+    assert ("| p2p/swan-sizes/nccl/us-west-2_from_us-east-1.log | partly used | its size(s) 128.0 MiB "
+            "are not in the pair tables") in page
+    assert ("| p2p/swan-sizes/nccl/us-west-2_from_us-east-2.log | not used | the log is of all_reduce "
+            "(all_reduce_perf), not sendrecv") in page
+    # Data sources no longer says only "ok" for it
+    sources = (root / "docs" / "data-sources.md").read_text()
+    row = next(l for l in sources.splitlines() if "| p2p/swan-sizes/nccl/us-west-2_from_us-east-2.log |" in l)
+    assert "| ok (not used: the log is of all_reduce (all_reduce_perf), not sendrecv" in row

@@ -123,7 +123,9 @@ def warehouse(skip_pair: tuple[str, str] | None = None, extra=None) -> duckdb.Du
                 "('us-west-2', 'Oregon', 1, 's'), ('us-east-1', 'Virginia', 2, 's'), "
                 "('eu-west-1', 'Ireland', 3, 's')) t(region, name, sort_order, source)")
     for name, params in (("tc", {"instance_type": "p3.2xlarge", "commands": {"nccl": "x <y>"}}),
-                         ("sw", {"env": {"NCCL_SOCKET_IFNAME": "wg0"}})):
+                         # its logs do not say their collective: the command does (sendrecv)
+                         ("sw", {"env": {"NCCL_SOCKET_IFNAME": "wg0"},
+                                 "commands": {"nccl": "mpirun -np 2 ./build/sendrecv_perf -b 1M -e 1M"}})):
         insert(con, "raw_campaigns", {"campaign": name, "area": "p2p", "kind": "p2p",
                                        "title": name, "provenance": "reconstructed",
                                        "params": json.dumps(params)})

@@ -165,8 +165,10 @@ def test_a_pair_with_two_ping_runs_sums_their_packets_and_averages_their_rtt():
 
 def test_the_method_table_flattens_each_params_entry_once(con):
     # tc: {"instance_type": "p3.2xlarge", "commands": {"nccl": "x <y>"}}; sw: {"env":
-    # {"NCCL_SOCKET_IFNAME": "wg0"}}: env and commands are their own sections, never params
+    # {"NCCL_SOCKET_IFNAME": "wg0"}, "commands": {"nccl": "… sendrecv_perf …"}}: env and commands
+    # are their own sections, never params
     rows = con.execute("select campaign, section, name, value from fct_p2p_method "
                        "order by campaign, section, name").fetchall()
-    assert rows == [("sw", "env", "NCCL_SOCKET_IFNAME", "wg0"), ("tc", "command", "nccl", "x <y>"),
+    assert rows == [("sw", "command", "nccl", "mpirun -np 2 ./build/sendrecv_perf -b 1M -e 1M"),
+                    ("sw", "env", "NCCL_SOCKET_IFNAME", "wg0"), ("tc", "command", "nccl", "x <y>"),
                     ("tc", "param", "instance_type", "p3.2xlarge")]

@@ -13,6 +13,8 @@ from pipeline.ingest.formats.nccl_debug import FACTS, LAUNCHER_PREFIX, scan_line
 
 _HEADER = re.compile(r"^#\s+size\s+count\s+type\b(.*)$")
 _FOOTER = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
+# common.cu since 2.13: "# Collective test starting: %s" with the program's short name
+_STARTING = re.compile(r"^#\s*Collective test starting:\s*(\S+)")
 _NCCL_LOG = re.compile(r"\bNCCL (INFO|WARN)\b")
 _TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d$")
 _LEADS = {"redop", "root"}
@@ -87,9 +89,15 @@ def parse(path: Path) -> list[dict]:
     footer = False
     last_line = 0
     facts: dict = {}
+    collective = None
     for line_no, line in _lines(text):
         last_line = line_no
         stripped = line.strip()
+        starting = _STARTING.match(stripped)
+        if starting:
+            # "sendrecv_perf", "all_reduce_perf_mpi": the collective is the name before "_perf"
+            collective = starting.group(1).split("_perf")[0]
+            continue
         header = _HEADER.match(stripped)
         if header:
             layout = _Layout(path, line_no, header.group(1).split())
@@ -147,19 +155,20 @@ def parse(path: Path) -> list[dict]:
     if not footer:
         raise ParseError(path, last_line, "the '# Avg bus bandwidth' footer (a complete run)",
                          "end of file")
-    found = {**dict.fromkeys(FACTS), **facts}
+    found = {**dict.fromkeys(FACTS), **facts, "collective": collective}
     return [{**row, **found} for row in rows]
 
 
 FORMAT = Format(
     name="nccl_tests",
     table="raw_nccl_tests",
-    version=7,                  # 5: srun --label; 6: NCCL 2.4's bootstrap; 7: inf/nan refused
+    version=8,                  # 5: srun --label; 6: NCCL 2.4's bootstrap; 7: inf/nan refused
+                                # 8: the collective ("# Collective test starting: …")
     columns={
         "size_bytes": "BIGINT", "count": "BIGINT", "type": "VARCHAR", "redop": "VARCHAR",
         "root": "INTEGER", "placement": "VARCHAR", "cycle": "INTEGER", "time_s": "DOUBLE",
         "algbw_bytes_per_s": "DOUBLE", "busbw_bytes_per_s": "DOUBLE", "wrong_count": "BIGINT",
-        "max_error": "DOUBLE", "layout": "VARCHAR",
+        "max_error": "DOUBLE", "layout": "VARCHAR", "collective": "VARCHAR",
         # what NCCL_DEBUG=INFO lines interleaved with the table say it used (pipeline/ingest/formats/nccl_debug.py)
         **{name: "VARCHAR" for name in FACTS},
     },

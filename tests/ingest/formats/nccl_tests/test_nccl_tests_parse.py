@@ -111,3 +111,17 @@ def test_interleaved_nccl_info_says_what_nccl_used():
     (oop, _) = parse(FIX / "good_tag_output.log")
     # src/bootstrap.cc "Bootstrap: Using%s" (" %s:" + address), behind mpirun --tag-output
     assert (oop["bootstrap_interface"], oop["bootstrap_address"]) == ("ens3", "172.31.10.12")
+
+
+def test_the_collective_is_read_from_the_starting_line():
+    # common.cu (2.13 and later): PRINT("# Collective test starting: %s\n", program_name)
+    assert {r["collective"] for r in parse(FIX / "good_sendrecv_v219_timestamps.log")} == {"sendrecv"}
+    # older builds print no such line: the log does not say, the manifest may
+    assert {r["collective"] for r in parse(FIX / "good_allreduce_pre213.log")} == {None}
+
+
+def test_an_mpi_build_name_gives_the_collective_before_perf(tmp_path):
+    text = (FIX / "good_sendrecv_v219_timestamps.log").read_text().replace(
+        "# Collective test starting: sendrecv_perf", "# Collective test starting: all_reduce_perf_mpi")
+    (tmp_path / "a.log").write_text(text)
+    assert {r["collective"] for r in parse(tmp_path / "a.log")} == {"all_reduce"}
