@@ -100,7 +100,12 @@ def _merge(doc: dict, camp: Campaign, outputs: list[Output]) -> dict:
     for key in ("hosts", "links"):
         merged = dict(doc.get(key) or {})
         for name, attrs in getattr(camp, key).items():
-            merged[name] = {**(merged.get(name) or {}), **{k: v for k, v in attrs.items() if v is not None}}
+            before = dict(merged.get(name) or {})
+            given = {k: v for k, v in attrs.items() if v is not None}
+            if isinstance(given.get("interfaces"), dict):   # each host's run adds its own
+                given["interfaces"] = dict(sorted({**(before.get("interfaces") or {}),
+                                                   **given["interfaces"]}.items()))
+            merged[name] = {**before, **given}
         if merged:
             doc[key] = dict(sorted(merged.items()))
     files = {f["path"]: f for f in doc.get("files") or [] if isinstance(f, dict) and "path" in f}

@@ -12,7 +12,9 @@
 -- column num_streams: the parallel TCP streams of the iperf3 run
 -- column received_bits_per_s: the rate iperf3 reports at the receiver for this run
 -- column line_rate_fraction: the received rate over the link's line rate (the shaped rate, else the
---    negotiated speed)
+--    negotiated speed; empty on a link whose speed the manifest marks nominal_speed)
+-- column line_rate_basis: what the share is taken of: 'shaped rate', 'negotiated speed', or 'no
+--    line rate (nominal speed)'
 -- column iperf3_file: the iperf3 JSON of this run (empty on a link with ping only)
 -- column ping_files: the ping outputs pooled for the link's RTT
 with campaigns as (
@@ -59,10 +61,21 @@ final as (
         iperf.receiver,
         iperf.num_streams,
         iperf.received_bits_per_s,
+        -- of the shaped rate when the link was shaped; of the negotiated speed, unless the
+        -- manifest says that speed is the driver's nominal figure (a veth pair): then there is
+        -- no line rate to take a share of
         iperf.received_bits_per_s
             / coalesce(try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double),
-                       coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s))
+                       case when not coalesce(try_cast(campaigns.links->links.link_id->>'nominal_speed'
+                                                       as boolean), false)
+                            then coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s) end)
             as line_rate_fraction,
+        case when campaigns.links->links.link_id->>'shaped_rate_bits_per_s' is not null then 'shaped rate'
+             when coalesce(try_cast(campaigns.links->links.link_id->>'nominal_speed' as boolean), false)
+                 then 'no line rate (nominal speed)'
+             when coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s) is not null
+                 then 'negotiated speed'
+        end as line_rate_basis,
         iperf.iperf3_file,
         ping.rtt_min_s,
         ping.rtt_avg_s,
