@@ -33,6 +33,7 @@ prefill as (
         anchors.prefill_task,
         max(journal.source_file) as journal_file,
         min(journal.unix_s) filter (where journal.event = 'new_prompt') as new_prompt_unix_s,
+        max(journal.tokens) filter (where journal.event = 'new_prompt') as prompt_tokens,
         max(journal.unix_s) filter (where journal.event = 'prompt_eval') as timing_unix_s,
         max(journal.duration_s) filter (where journal.event = 'prompt_eval') as prefill_s,
         max(journal.tokens) filter (where journal.event = 'prompt_eval') as prefill_tokens,
@@ -70,6 +71,10 @@ final as (
         prefill.prefill_s,
         prefill.prefill_tokens,
         prefill.prompt_eval_line,
+        -- the prompt's tokens ("new prompt … task.n_tokens") less those evaluated: the rest came
+        -- from the slot's cache (0: a fresh prompt; empty when the log has no "new prompt" line)
+        prefill.prompt_tokens,
+        prefill.prompt_tokens - prefill.prefill_tokens as cached_tokens,
         coalesce(prefill.new_prompt_unix_s,
                  prefill.timing_unix_s - coalesce(prefill.task_eval_s, 0) - prefill.prefill_s)
             as prefill_start_unix_s,

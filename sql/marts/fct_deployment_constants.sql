@@ -71,6 +71,10 @@
 -- column steps_basis: where verify_steps came from: 'mean len in the log', 'gen drafts in the
 --    log', 'drafted / n_max', 'drafted / default n_max', 'one position per step' or 'not measured'
 -- column decode_journal_file: the journal file holding the decode task
+-- column prompt_tokens: the prefill task's prompt length ("new prompt … task.n_tokens"; empty
+--    when the log prints no such line)
+-- column cached_tokens: the prompt's tokens taken from the slot's cache, not evaluated (prompt
+--    tokens less prefill tokens; 0 for a fresh prompt)
 -- column netdev_samples_per_s: the sampling rate of the prefill's /proc/net/dev captures (one
 --    over their median interval; empty without a capture)
 -- column statistics_line: the line of the speculative statistics read for the decode task
@@ -233,6 +237,8 @@ final as (
         runs.journal_file,
         runs.prefill_window_basis,
         runs.prefill_tokens,
+        runs.prompt_tokens,
+        runs.cached_tokens,
         runs.prefill_s,
         runs.prefill_tokens_per_s,
         runs.decode_task,

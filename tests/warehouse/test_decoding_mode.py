@@ -29,14 +29,14 @@ def _stats(drafts, generated):
 
 
 def _journal(campaign, task, new_prompt=True, drafts=True, mean_len=None, before=(), after=(),
-             later=()):
+             later=(), prompt_tokens=1000):
     """A task that prefills 1000 tokens in 2.0 s and decodes 100 tokens in 5.0 s; the timing
     block is printed at unix time 1000.0, when the task ends. ``before``: statistics lines of
     earlier tasks; ``after``: the lines printed after its draft acceptance; ``later``: lines
     after its release (another task's)."""
     rows = list(before)
     if new_prompt:
-        rows.append({"event": "new_prompt", "unix_s": 993.5, "duration_s": None, "tokens": 1000})
+        rows.append({"event": "new_prompt", "unix_s": 993.5, "duration_s": None, "tokens": prompt_tokens})
     rows += [{"event": "prompt_eval", "unix_s": 1000.0, "duration_s": 2.0, "tokens": 1000},
              {"event": "eval", "unix_s": 1000.0, "duration_s": 5.0, "tokens": 100}]
     if drafts:
@@ -73,6 +73,8 @@ def con():
         "vary": (None, None, 1, {"after": [_stats(70, 200)]}),
         # lower than the line before it: the server restarted, the line counts from zero
         "restart": (None, None, 1, {"before": [_stats(500, 2000)], "after": [_stats(25, 80)]}),
+        # "new prompt, … task.n_tokens = 11396" and a prompt eval of 1000 tokens: 10,396 reused
+        "cached": (None, None, 0, {"prompt_tokens": 11396}),
     }
     _table(c, "raw_campaigns", [{"campaign": k, "kind": "deployment",
                                  "params": '{"prefill_task": 7, "decode_task": 7}'} for k in cases])
@@ -105,7 +107,8 @@ def test_mode_from_the_data(con):
         "typed": "ngram",        # the spec type says so
         "plain": "none",         # no draft statistics at all
         "nolog": "mtp",
-        "meanlen": "mtp", "stats": "mtp", "cumul": "mtp", "vary": "mtp", "restart": "mtp"}
+        "meanlen": "mtp", "stats": "mtp", "cumul": "mtp", "vary": "mtp", "restart": "mtp",
+        "cached": "speculative"}
 
 
 def test_steps_follow_the_mode(con):
@@ -157,3 +160,12 @@ def test_prefill_window_from_the_new_prompt_line_or_the_timing_block(con):
     assert (r["nolog"]["prefill_start_unix_s"], r["nolog"]["prefill_end_unix_s"]) == (993.0, 995.0)
     assert r["nolog"]["prefill_window_basis"] == "timing block"
     assert r["nolog"]["prefill_tokens_per_s"] == pytest.approx(1000 / 2.0)
+
+
+def test_a_prompt_partly_from_the_cache_is_not_called_fresh(con):
+    r = _rows(con, "int_deployment__journal_runs")
+    # 11,396 prompt tokens - 1,000 evaluated = 10,396 from the slot's cache
+    assert (r["cached"]["prompt_tokens"], r["cached"]["cached_tokens"]) == (11396, 10396)
+    # 1,000 - 1,000: a fresh prompt; no "new prompt" line: unknown
+    assert r["mtp"]["cached_tokens"] == 0
+    assert r["nolog"]["cached_tokens"] is None
