@@ -37,17 +37,21 @@ flagged as (
                 where d.campaign = g.campaign and d.size_bytes = g.size_bytes) as is_declared_size
     from grouped as g
 ),
-final as (
+ranked as (
     select
         *,
-        case when collective = 'sendrecv' then is_declared_size end as size_is_declared,
-        collective = 'sendrecv' and row_number() over (
+        row_number() over (
             partition by campaign, receiver, sender, series, collective = 'sendrecv'
-            order by is_declared_size desc, size_bytes desc) = 1 as is_chosen
+            order by is_declared_size desc, size_bytes desc) as size_rank
     from flagged
+),
+final as (
+    select
+        campaign, receiver, sender, series, collective, collective_basis, size_bytes, n_transfers,
+        median_time_s, bits_per_s, source_files,
+        case when collective = 'sendrecv' then is_declared_size end as size_is_declared,
+        coalesce(collective = 'sendrecv' and size_rank = 1, false) as is_chosen
+    from ranked
 )
-select
-    campaign, receiver, sender, series, collective, collective_basis, size_bytes, n_transfers,
-    median_time_s, bits_per_s, source_files, size_is_declared, coalesce(is_chosen, false) as is_chosen
-from final
+select * from final
 order by campaign, receiver, sender, series, collective, size_bytes
