@@ -144,13 +144,14 @@ def _require_campaign_column(con, schema: str, model) -> None:
 def _run_check(con, test, campaign, out: Outcome) -> dict:
     missing = [u for u in test.upstreams if u in out.failed_models]
     if missing:
-        rows, first = [("not run",)], f"not run: {', '.join(missing)} failed"
+        names, rows = ["outcome"], [("not run",)]
+        first = f"not run: {', '.join(missing)} failed"
     else:
         try:
             names, rows = models_mod.run_test_named(con, test)
             first = check_report.describe_failures(names, rows)
         except Exception as exc:  # noqa: BLE001 - a check that cannot run is a failed check
-            rows, first = [("error",)], f"could not run: {exc}"
+            names, rows, first = ["outcome"], [("error",)], f"could not run: {exc}"
     result = {"campaign": campaign, "check_name": test.name, "statement": test.check_sentence,
               "blocking": test.blocking, "passed": not rows, "failing_rows": len(rows),
               "first_rows": first, "sql_file": f"sql/tests/{test.path.name}"}
