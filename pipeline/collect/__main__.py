@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.collect import ethtool, gguf, iperf3, journal, llama_log, netdev, ping
+from pipeline.collect import ethtool, gguf, iperf3, journal, llama_log, netdev, ping, scaffold
 from pipeline.collect import netns_lab as lab
 from pipeline.collect.campaign import CollectError, command_line
 from pipeline.collect.llama_lab import run as llama_lab
 
-MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab)
+MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab, scaffold)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -45,6 +45,11 @@ class Output:
     context: dict
     data: bytes | None = None              # small outputs: the bytes
     writer: Callable[[BinaryIO], None] | None = None   # big outputs: stream into the file
+    # neither: a file already in the folder (collect scaffold), only listed
+
+    @property
+    def in_place(self) -> bool:
+        return self.data is None and self.writer is None
 
 
 @dataclass
@@ -117,7 +122,7 @@ def _merge(doc: dict, camp: Campaign, outputs: list[Output]) -> dict:
     return {k: doc[k] for k in TOP_KEYS if k in doc} | {k: v for k, v in doc.items() if k not in TOP_KEYS}
 
 
-def _read_manifest(manifest: Path) -> dict:
+def read_manifest(manifest: Path) -> dict:
     if not manifest.exists():
         return {}
     try:
@@ -131,7 +136,7 @@ def _read_manifest(manifest: Path) -> dict:
 
 def check(camp: Campaign) -> None:
     """Refuse early (before a long capture) a campaign the results could not join."""
-    _merge(_read_manifest(camp.folder / MANIFEST), camp, [])
+    _merge(read_manifest(camp.folder / MANIFEST), camp, [])
 
 
 def commit(camp: Campaign, outputs: list[Output], quiet: bool = False) -> list[Path]:
@@ -141,10 +146,10 @@ def commit(camp: Campaign, outputs: list[Output], quiet: bool = False) -> list[P
     written: list[Path] = []
     with _locked(camp.folder):
         manifest = camp.folder / MANIFEST
-        doc = _read_manifest(manifest)
+        doc = read_manifest(manifest)
         merged = _merge(doc, camp, outputs)     # validate before touching any file
         try:
-            for out in outputs:
+            for out in (o for o in outputs if not o.in_place):
                 target = camp.folder / out.path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fill = out.writer or (lambda fh, data=out.data: fh.write(data))
@@ -161,7 +166,7 @@ def commit(camp: Campaign, outputs: list[Output], quiet: bool = False) -> list[P
         text = yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, width=100)
         atomic_write(manifest, lambda fh: fh.write(text.encode("utf-8")))
     if not quiet:
-        for out, path in zip(outputs, written):
+        for out, path in zip([o for o in outputs if not o.in_place], written):
             print(f"wrote {path} ({out.format}, {path.stat().st_size:,} bytes)")
         print(f"manifest {manifest}: "
               f"{len(merged.get('files') or [])} file(s) listed")
