@@ -8,12 +8,13 @@ not even its size or first line. A file name that is not UTF-8 is recorded with 
 escaped and not opened.
 
 Each file gets one status: ``listed`` (the manifest gives it a format and context),
-``unlisted``, ``missing`` (listed but absent), ``refused``, ``bad_name``, ``unknown_format``,
+``unlisted``, ``missing`` (listed but absent), ``refused``, ``bad_name``,
 ``duplicate`` (same bytes and same context as another listed file: one measurement listed
 twice), ``no_manifest`` or ``bad_manifest``.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -164,6 +165,22 @@ def _inside(raw_data: Path, path: Path) -> bool:
     return True
 
 
+def _check_formats(campaign, formats: set[str] | None, manifest_rel: str) -> None:
+    """A format no parser has is a manifest problem (a typo such as 'pnig' would otherwise
+    leave the file's figures out without a word): the campaign is withheld, naming it."""
+    if formats is None:
+        return
+    problems = []
+    for i, item in enumerate(campaign.entries):
+        if item.format not in formats:
+            near = difflib.get_close_matches(item.format, sorted(formats), n=1)
+            problems.append(f"files[{i}].format: {item.format!r} ({item.path}) has no parser "
+                            f"(known: {', '.join(sorted(formats))})"
+                            + (f"; did you mean {near[0]!r}?" if near else ""))
+    if problems:
+        raise ManifestError(manifest_rel, problems)
+
+
 def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None = None) -> Scan:
     folder = raw_data / area / name
     rel = lambda p: p.relative_to(raw_data).as_posix()  # noqa: E731
@@ -186,8 +203,9 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
         try:
             manifest_sha = sha256_of(manifest) if _regular(manifest) else None
             campaign = validate(safe_yaml.load(manifest, manifest_rel), name, area, manifest_rel)
+            _check_formats(campaign, formats, manifest_rel)
         except (safe_yaml.ManifestYamlError, ManifestError) as exc:
-            problem = str(exc)
+            problem, campaign = str(exc), None
     if campaign is None:
         status = "no_manifest" if "no manifest.yaml" in (problem or "") else "bad_manifest"
         files = [FileEntry(p, name, None, status, problem) for p in sorted(present)]
@@ -213,10 +231,6 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
         elif source not in present:
             entry.status = "missing"
             entry.reason = f"{manifest_rel} lists {item.path}, which does not exist"
-        elif formats is not None and item.format not in formats:
-            entry.status = "unknown_format"
-            entry.reason = (f"{source}: manifest format '{item.format}' has no parser "
-                            f"(known: {', '.join(sorted(formats))})")
         files.append(entry)
     for source in sorted(set(present) - listed):
         files.append(FileEntry(source, name, None, "unlisted",
@@ -229,7 +243,7 @@ def scan_campaign(raw_data: Path, area: str, name: str, formats: set[str] | None
 
 def _hashed(files: list[FileEntry], raw_data: Path) -> list[FileEntry]:
     for entry in files:
-        if entry.status in ("listed", "unlisted", "unknown_format", "bad_manifest", "no_manifest"):
+        if entry.status in ("listed", "unlisted", "bad_manifest", "no_manifest"):
             path = raw_data / entry.source_file
             entry.size_bytes = os.lstat(path).st_size
             entry.sha256 = sha256_of(path)

@@ -5,7 +5,7 @@
 -- whose last line was cut; and a choice the figures make (an anchor task in several journals).
 -- column source_file: the file the note is about, relative to raw_data/
 -- column status: what happened to the file: its scan status (unlisted, missing, refused,
---    bad_name, unknown_format, duplicate), its parser's (quarantined), or no value, partly read,
+--    bad_name, duplicate), its parser's (quarantined), or no value, partly read,
 --    cut short, choice, not used / partly used (an nccl-tests log the pair tables do not read
 --    or read in part)
 -- column detail: why, in words; a parser's reason names the file and line

@@ -8,8 +8,9 @@ The tree gets, beside the shipped campaigns:
 - symbolic links to a canary file outside raw_data/: listed in a manifest, unlisted, a linked
   folder, and a linked campaign folder; a file name that is not UTF-8; a campaign folder with a
   bad name;
-- ``bad-yaml`` and ``bad-date``: campaigns whose manifests are broken (an alias bomb, a bad
-  date): withheld with a specific reason while everything else builds.
+- ``bad-yaml``, ``bad-date`` and ``bad-format``: campaigns whose manifests are broken (an alias
+  bomb, a bad date, a misspelt format): withheld with a specific reason while everything else
+  builds.
 """
 from __future__ import annotations
 
@@ -110,9 +111,15 @@ def site(tmp_path_factory):
                          "params:\n  a: &a [x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a]\n"
                          "  c: [*b, *b, *b, *b]\n"),
             ("bad-date", "campaign: bad-date\nkind: p2p\nprovenance: captured\ndate: not-a-date\n"
-                         "files:\n  - {path: /etc/passwd, format: ping}\n  - {path: 123, format: ping}\n")):
+                         "files:\n  - {path: /etc/passwd, format: ping}\n  - {path: 123, format: ping}\n"),
+            # a real ping whose format is misspelt: without the check its figures just went missing
+            ("bad-format", "campaign: bad-format\nkind: p2p\nprovenance: captured\ndate: 2026-11-01\n"
+                           "files:\n  - {path: a.txt, format: pnig, context: {receiver: us-west-2, "
+                           "sender: us-east-1, path: vpn}}\n")):
         (root / "raw_data/p2p" / name).mkdir()
         (root / "raw_data/p2p" / name / "manifest.yaml").write_text(manifest)
+    (root / "raw_data/p2p/bad-format/a.txt").write_text(
+        (SWAN / "ping/us-west-2_from_us-east-1.txt").read_text())
     _absurd_rate_campaign(root)
     return root, run_cli_build(root)
 
@@ -158,7 +165,7 @@ def test_the_build_publishes_and_withholds_only_the_broken_manifests(site):
     root, proc = site
     assert proc.returncode == 3, proc.stderr[-3000:]
     withheld = set(re.findall(r"withheld campaign (\S+):", proc.stderr))
-    assert withheld == {"bad-yaml", "bad-date", "absurd-rate"}
+    assert withheld == {"bad-yaml", "bad-date", "bad-format", "absurd-rate"}
     # the absurd rate: withheld by the plausibility check, naming the file and the rate
     lines = proc.stderr.splitlines()
     start = lines.index("withheld campaign absurd-rate:")
@@ -174,6 +181,10 @@ def test_the_build_publishes_and_withholds_only_the_broken_manifests(site):
     assert "date: expected an ISO date such as 2026-08-17, found 'not-a-date'" in proc.stderr
     assert "files[0].path: expected a path relative to the campaign folder, found the absolute path '/etc/passwd'" in proc.stderr
     assert "files[1].path: expected a path relative to the campaign folder, found int" in proc.stderr
+    assert "files[0].format: 'pnig' (a.txt) has no parser" in proc.stderr
+    assert "did you mean 'ping'?" in proc.stderr
+    assert not (root / "docs/p2p/bad-format.md").is_file() or \
+        "withheld" in (root / "docs/p2p/bad-format.md").read_text()
     assert (root / "docs/p2p/hostile-p2p.md").is_file()
     assert (root / "docs/deployments/qwen38-27b-pp.md").is_file()
 

@@ -23,8 +23,6 @@ files:
   - path: twin.txt
     format: ping
     context: {gbit: 10, link: l1}
-  - path: odd.txt
-    format: pcap
   - path: linked.txt
     format: ping
   - path: sub/inner.txt
@@ -66,11 +64,11 @@ def test_every_status_beside_a_good_manifest(tmp_path):
         ("deployments/c1/twin.txt", "c1", "ping", "duplicate",
          f"deployments/c1/twin.txt: same content (sha256 {_sha('PING')[:12]}) and context as "
          "deployments/c1/one.txt; ingested once"),
-        ("deployments/c1/odd.txt", "c1", "pcap", "unknown_format",
-         "deployments/c1/odd.txt: manifest format 'pcap' has no parser (known: iperf3, ping)"),
         ("deployments/c1/linked.txt", "c1", "ping", "refused", f"deployments/c1/linked.txt: {link}"),
         ("deployments/c1/sub/inner.txt", "c1", "ping", "refused",
          f"deployments/c1/sub/inner.txt: {link}"),
+        ("deployments/c1/odd.txt", "c1", None, "unlisted",
+         f"deployments/c1/odd.txt: not listed in {m}, so its context is unknown"),
         ("deployments/c1/stray.txt", "c1", None, "unlisted",
          f"deployments/c1/stray.txt: not listed in {m}, so its context is unknown"),
         # the linked folder itself, found by the walk (the listed link above replaced its entry)
@@ -87,8 +85,32 @@ def test_every_status_beside_a_good_manifest(tmp_path):
     assert scan.manifest_sha256 == _sha(MANIFEST)
 
 
-def test_without_formats_every_format_is_kept(tmp_path):
-    raw, _ = _folder(tmp_path)
+WITH_ODD = MANIFEST + """  - path: odd.txt
+    format: pcap
+  - path: stray.txt
+    format: pnig
+"""
+
+
+def test_a_format_no_parser_has_withholds_the_campaign_naming_each_entry(tmp_path):
+    """A typo ('pnig') or a format the project does not read ('pcap') is a manifest problem:
+    the campaign is withheld with the entries named, as any other manifest problem."""
+    raw, _ = _folder(tmp_path, manifest=WITH_ODD)
+    scan = scan_campaign(raw, "deployments", "c1", {"ping", "iperf3"})
+    assert scan.campaign is None
+    # entries 0-4 are MANIFEST's five (gone, one, twin, linked, sub/inner): odd is 5, stray 6
+    assert scan.problem == (
+        "deployments/c1/manifest.yaml: files[5].format: 'pcap' (odd.txt) has no parser "
+        "(known: iperf3, ping); files[6].format: 'pnig' (stray.txt) has no parser (known: "
+        "iperf3, ping); did you mean 'ping'?")
+    held = {e.source_file.rsplit("/", 1)[1]: (e.status, e.reason) for e in scan.files
+            if e.status == "bad_manifest"}
+    assert sorted(held) == ["odd.txt", "one.txt", "stray.txt", "twin.txt"]
+    assert {r for _, r in held.values()} == {scan.problem}
+
+
+def test_without_formats_no_format_is_checked(tmp_path):
+    raw, _ = _folder(tmp_path, manifest=WITH_ODD)
     scan = scan_campaign(raw, "deployments", "c1")
     assert {e.source_file: e.status for e in scan.files}["deployments/c1/odd.txt"] == "listed"
 
