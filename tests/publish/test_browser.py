@@ -435,7 +435,7 @@ def test_data_sources_fold_each_campaign_and_count_its_files(site_url, visit):
 
 
 # Each nav page and one campaign page with charts, at a desktop and a phone width, in both
-# palettes. The screenshots (full page) are the record a failure is looked at with.
+# palettes. The screenshots (the first screen) are the record a failure is looked at with.
 SCREENS = [(1440, 900), (390, 844)]
 SHOT_PAGES = [*NAV, ("qwen38-27b-pp", "deployments/qwen38-27b-pp.md")]
 MIN_CHART_TEXT_PX = 11
@@ -449,10 +449,10 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     page = v.page
     page.goto(site_url + _url_path(md), wait_until="load")
     _charts_ready(page)
-    # the record of the page, not a speed test: a full Data dictionary at 1440 px is a 10 MB PNG
-    # that took up to 15 s (Playwright's default limit) on a busy 2-core machine
-    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"), full_page=True,
-                    timeout=120_000)
+    # The record of the page is its first screen; the rest is asserted from the DOM below. A
+    # full-page PNG of the Data dictionary at 1440 px (10 MB) failed under load with "Unable to
+    # capture screenshot", so no test here depends on the machine being quiet.
+    page.screenshot(path=str(ARTIFACTS / f"{_slug(title)}--{width}px-{scheme}.png"))
     # The page never scrolls sideways as a whole (wide tables and charts scroll in their box).
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{md} at {width}px: the page is {overflow}px wider than the screen"
