@@ -7,11 +7,14 @@
    unlabelled text in Material's colour variables, so the chart follows the light/dark toggle
    and the OS setting. Data colours (series, heatmap cells and the text on them) are kept.
 
-   A chart is shown at its drawn size, never scaled down (its text is drawn at 11 px, the
-   smallest the site allows). Each chart is also drawn at most 340 px wide for a phone (the file
-   its <img data-narrow> names, beside the chart): when the full chart is wider than the text column, that one is shown
-   instead; should neither fit, the chart scrolls sideways in its own box. A click still opens
-   the full SVG. Without JavaScript the <img> stays.
+   A chart is drawn with 11 px text. One wider than the text column is scaled down to the
+   column as long as its text stays at least MIN_TEXT_PX (a 900 px chart in a 750 px desktop
+   column). Each chart is also drawn at most 340 px wide for a phone (the file its
+   <img data-narrow> names, beside the chart): that one is shown only where the column is
+   narrow (under NARROW_COLUMN_PX) and the full chart cannot be scaled to it; should neither
+   fit, the chart scrolls sideways in its own box at its drawn size. The inline <svg> says
+   which it is (data-variant "full" or "narrow", data-scale). A click still opens the full
+   SVG. Without JavaScript the <img> stays.
 
    When every chart is done, <html data-charts="ready"> tells the browser test so. */
 (function () {
@@ -40,19 +43,39 @@
     });
   }
 
-  // The chart as drawn, or its phone variant (data-narrow, at most 340 px wide) when the
-  // drawn one is wider than the text column and the narrow one fits.
+  var DRAWN_TEXT_PX = 11, MIN_TEXT_PX = 9, NARROW_COLUMN_PX = 600;
+  var MIN_SCALE = MIN_TEXT_PX / DRAWN_TEXT_PX;
+
+  function room(el) {
+    var column = el.closest("article") || document.body;
+    var style = getComputedStyle(column);
+    return column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  }
+
+  // The full chart, unless the column is narrow, the full one cannot be scaled to it and the
+  // phone variant (data-narrow, at most 340 px wide) fits.
   function fitting(img) {
     return load(img.getAttribute("src")).then(function (svg) {
-      var narrow = img.getAttribute("data-narrow");
-      var column = img.closest("article") || document.body;
-      var style = getComputedStyle(column);
-      var room = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      if (!svg || !narrow || +svg.getAttribute("width") <= room) return svg;
+      var narrow = img.getAttribute("data-narrow"), space = room(img);
+      if (svg) svg.setAttribute("data-variant", "full");
+      if (!svg || !narrow || space >= NARROW_COLUMN_PX ||
+          +svg.getAttribute("width") * MIN_SCALE <= space) return svg;
       return load(new URL(narrow, img.src).href).then(function (small) {
-        return small && +small.getAttribute("width") <= room ? small : svg;
+        if (!small || +small.getAttribute("width") > space) return svg;
+        small.setAttribute("data-variant", "narrow");
+        return small;
       }, function () { return svg; });
     });
+  }
+
+  // Drawn size when it fits; else scaled to the column while its text stays >= MIN_TEXT_PX;
+  // else drawn size, scrolling sideways in its link's box.
+  function scale(svg) {
+    var w = +svg.getAttribute("width"), h = +svg.getAttribute("height"), space = room(svg.parentNode);
+    var k = w <= space ? 1 : (w * MIN_SCALE <= space ? space / w : 1);
+    svg.style.width = (w * k) + "px";
+    svg.style.height = (h * k) + "px";
+    svg.setAttribute("data-scale", k.toFixed(3));
   }
 
   function inline(img) {
@@ -66,7 +89,12 @@
         first.classList.add("chart-bg");
       }
       img.replaceWith(svg);
+      scale(svg);
     });
+  }
+
+  function rescale() {
+    document.querySelectorAll("article svg.chart").forEach(scale);
   }
 
   function run() {
@@ -75,6 +103,11 @@
       return inline(img).catch(function (e) { console.warn("chart kept as an image:", e); });
     });
     Promise.all(jobs).then(function () { document.documentElement.dataset.charts = "ready"; });
+    var pending = null;
+    window.addEventListener("resize", function () {
+      if (pending) cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(rescale);
+    });
   }
 
   if (document.readyState === "loading") {

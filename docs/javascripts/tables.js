@@ -4,11 +4,16 @@
    "940 Mbit/s" sorts below "2.35 Gbit/s"; a cell that is not a number ("—", missing) sorts
    below every number, and never breaks between its number and unit. (2) A table with more than FILTER_MIN_ROWS rows gets a filter box: rows
    that do not contain every typed word are hidden, and the box says how many are shown.
+   (3) A table wider than its box is marked (its box gets the class "scrolls", and a cue above
+   it says it scrolls sideways; its first column stays in view), and one of more than
+   TALL_ROWS rows scrolls in a box as tall as the screen with its header kept in view
+   (class "tall"; stylesheets/extra.css).
    Nothing here reads or writes anything but the page's own tables. */
 (function () {
   "use strict";
 
   var FILTER_MIN_ROWS = 8;
+  var TALL_ROWS = 20;
   var SCALE = {
     "bit/s": 1, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9, "Tbit/s": 1e12,
     "B/s": 1, "kB/s": 1e3, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9,
@@ -93,20 +98,65 @@
     }
   }
 
+  // Cells of prose: long text of several words (a column's description, a reason).
+  function markProse(table) {
+    var cells = table.querySelectorAll("tbody td");
+    for (var i = 0; i < cells.length; i++) {
+      var text = cells[i].textContent.trim();
+      if (text.length > 60 && text.split(/\s+/).length > 8) cells[i].classList.add("prose");
+    }
+  }
+
+  function markScrolling(table) {
+    var wrap = table.closest(".md-typeset__scrollwrap");
+    if (!wrap) return;
+    var body = table.tBodies[0];
+    wrap.classList.toggle("tall", !!body && body.rows.length > TALL_ROWS);
+    var cut = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls", cut);
+    var cue = wrap.previousElementSibling;
+    var hasCue = cue && cue.classList.contains("table-scroll-cue");
+    if (cut && !hasCue) {
+      cue = document.createElement("span");
+      cue.className = "table-scroll-cue";
+      cue.textContent = "\u2194 This table is wider than the page: scroll it sideways (its first column stays).";
+      wrap.parentNode.insertBefore(cue, wrap);
+    } else if (!cut && hasCue) {
+      cue.remove();
+    }
+  }
+
+  function markAll() {
+    document.querySelectorAll("article table:not([class])").forEach(markScrolling);
+  }
+
   function enhance() {
     installSort();
     var tables = document.querySelectorAll("article table:not([class])");
     tables.forEach(function (table) {
       keepQuantitiesWhole(table);
+      markProse(table);
       if (window.Tablesort && !table.dataset.sortable) {
         table.dataset.sortable = "on";
         new window.Tablesort(table);
       }
       addFilter(table);
+      markScrolling(table);
     });
   }
 
-  window.interconnectTables = { quantity: quantity };
+  var pending = null;
+  window.addEventListener("resize", function () {
+    if (pending) cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(markAll);
+  });
+  // a table in a closed note or an inactive tab has no width until it is shown
+  document.addEventListener("toggle", markAll, true);
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.matches && e.target.matches(".tabbed-set > input")) markAll();
+  });
+
+  window.interconnectTables = { quantity: quantity, markAll: markAll };
   if (window.document$ && window.document$.subscribe) {
     window.document$.subscribe(enhance);  // Material's page-load observable (instant loading too)
   } else {

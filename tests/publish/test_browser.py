@@ -439,6 +439,7 @@ def test_data_sources_fold_each_campaign_and_count_its_files(site_url, visit):
 SCREENS = [(1440, 900), (390, 844)]
 SHOT_PAGES = [*NAV, ("qwen38-27b-pp", "deployments/qwen38-27b-pp.md")]
 MIN_CHART_TEXT_PX = 11
+MIN_SCALED_CHART_TEXT_PX = 9
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -467,6 +468,7 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
             const axis = svg.querySelector('[stroke="#000000"]');
             const article = svg.closest('article');
             return {label: svg.getAttribute('aria-label'), smallest: Math.min(...sizes),
+                    variant: svg.dataset.variant, scale: parseFloat(svg.dataset.scale),
                     drawn: svg.getBoundingClientRect().width, column: article.clientWidth,
                     href: svg.closest('a').getAttribute('href'),
                     bg: bg && getComputedStyle(bg).fill, bodyBg,
@@ -475,7 +477,13 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
         });
     }""")
     for c in charts:
-        assert c["smallest"] >= MIN_CHART_TEXT_PX - 0.01, (md, width, c["label"], c["smallest"])
+        # drawn at 11 px; scaled to a desktop column, never below 9 px
+        floor = MIN_CHART_TEXT_PX if c["scale"] == 1 else MIN_SCALED_CHART_TEXT_PX
+        assert c["smallest"] >= floor - 0.01, (md, width, c["label"], c["smallest"])
+        # a desktop reader gets the full chart, never the phone's (at 1440 px it fits the column)
+        if width >= 1200:
+            assert c["variant"] == "full", (md, width, c["label"], c["column"])
+            assert c["drawn"] <= c["column"] + 0.5, (md, width, c["label"], c["drawn"], c["column"])
         # Sized to the text column: on the phone the chart's narrow variant is shown, whole,
         # no sideways scroll; the link still opens the full chart.
         if width < 600:
@@ -487,6 +495,18 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
             assert c["axis"] == c["ink"], (md, scheme, c)
     if md in ("ethernet-bandwidth-math.md", "point-to-point.md"):
         assert charts, f"{md}: no inline chart"
+    # No table is cut without a cue: each box narrower than its table is marked, says so
+    # above it, and keeps its first column in view.
+    _reveal_all(page)
+    uncued = page.evaluate("""() => [...document.querySelectorAll('article .md-typeset__scrollwrap')]
+        .filter(w => w.clientWidth > 0 && w.scrollWidth > w.clientWidth + 1)
+        .filter(w => { const cue = w.previousElementSibling;
+            const first = w.querySelector('tbody td');
+            return !w.classList.contains('scrolls') || !cue || !cue.classList.contains('table-scroll-cue')
+                || cue.getBoundingClientRect().height === 0
+                || (first && getComputedStyle(first).position !== 'sticky'); })
+        .map(w => w.innerText.slice(0, 60))""")
+    assert not uncued, (md, width, uncued)
     if scheme == "dark":
         assert all(c["bg"] != "rgb(255, 255, 255)" for c in charts)
     assert v.errors == [], f"{md}: {v.errors}"
@@ -534,4 +554,18 @@ def test_point_to_point_ranks_the_region_pairs_for_pipeline_parallelism(site_url
     rtts = [float(t.split()[0]) for t in table.locator("tbody tr td:nth-child(3)").all_inner_texts()
             if t.strip() != "—"]
     assert rtts == sorted(rtts) and rtts
+    assert v.errors == [], v.errors
+
+
+def test_a_phone_reads_the_data_dictionarys_explanations_without_scrolling(site_url, visit):
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + "data-dictionary/", wait_until="load")
+    # the second column of every table is "What it holds", inside the screen and wide enough to read
+    cells = page.evaluate("""() => [...document.querySelectorAll('article table')].map(t => {
+        const th = t.querySelectorAll('thead th')[1], r = th.getBoundingClientRect();
+        return [th.innerText.trim(), r.right, r.width]; })""")
+    assert len(cells) > 40
+    bad = [c for c in cells if c[0] != "What it holds" or c[1] > 390.5]
+    assert not bad, bad[:5]
     assert v.errors == [], v.errors
