@@ -118,7 +118,8 @@ def _links(found: list[tuple[str, str, str, str]], page) -> str:
 
 
 def _nav_sources(config) -> list[str]:
-    """The Markdown files of mkdocs.yml's nav, in order."""
+    """The Markdown files of mkdocs.yml's nav, in order, less the campaign pages that
+    ``campaign-nav`` adds (one of each kind is shown, by ``_used``)."""
     out: list[str] = []
 
     def walk(item):
@@ -131,4 +132,4 @@ def _nav_sources(config) -> list[str]:
             for value in item:
                 walk(value)
     walk(config.get("nav") or [])
-    return out
+    return [s for s in out if not s.startswith(("deployments/", "p2p/"))]
