@@ -56,6 +56,11 @@ class Project:
         return self.root / "mkdocs.yml"
 
     @property
+    def publish_config(self) -> Path:
+        """Where the site is published (its address): pipeline/publish/site_address.py."""
+        return self.root / "config" / "publish.yaml"
+
+    @property
     def raw_store(self) -> Path:
         """Parsed raw files as Parquet, beside the warehouse (pipeline/ingest/store.py)."""
         return self.warehouse.with_suffix(".raw")

@@ -72,6 +72,7 @@ def _file(path: Path) -> str:
 def inputs_key(project: Project, args: list[str]) -> dict:
     return {"root": str(project.root), "raw_data": folder_digest(project.raw_data), "sql": folder_digest(project.sql),
             "templates": folder_digest(project.templates), "mkdocs": _file(project.mkdocs_yml),
+            "publish_config": _file(project.publish_config),
             "code": _code_digest(), "python": sys.version, "libraries": _versions(),
             "settings": {k: os.environ.get(k, "") for k in SETTINGS},
             "args": sorted(a for a in args if a != "--force"), "head_ledger": _head_ledger(project)}

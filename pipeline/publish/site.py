@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from pipeline.project import Project
+from pipeline.publish.site_address import mkdocs_env
 
 
 class SiteBuildError(RuntimeError):
@@ -87,8 +88,9 @@ def build_site(project: Project) -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
            "-f", str(project.mkdocs_yml), "-d", str(staging)]
+    env = mkdocs_env(project)
     try:
-        proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True)
+        proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
         return place(builds, staging)
