@@ -1,0 +1,47 @@
+"""What the search index holds (pipeline/publish/search_tuning.py): provenance lists and the
+build stamp out, every page's sections in; campaign pages ranked below the pages readers come
+for."""
+from __future__ import annotations
+
+import json
+
+from pipeline.publish.search_tuning import CAMPAIGN_BOOST, boost_of, exclude_provenance
+
+NOTE = ('<details class="abstract">\n<summary>Data behind this table: 3 raw file(s)</summary>\n'
+        '<ul><li>p2p/a/ping/x.txt · sha256 0123</li></ul></details>')
+FOLD = ('<details class="note">\n<summary>21 files, 61.9 <abbr title="kilobyte">KB</abbr>; all '
+        'ingested (click to list them)</summary><table></table></details>')
+OTHER = '<details class="abstract">\n<summary>How this is computed</summary></details>'
+STAMP = '<p class="build-stamp"><strong>Build stamp</strong>: …</p>'
+
+
+def test_provenance_blocks_and_the_stamp_are_marked_and_nothing_else():
+    out = exclude_provenance(NOTE + FOLD + OTHER + STAMP)
+    assert out.count("data-search-exclude") == 3
+    assert '<details class="abstract" data-search-exclude>\n<summary>Data behind' in out
+    assert '<details class="note" data-search-exclude>\n<summary>21 files' in out
+    assert OTHER in out                                    # an explanatory note stays searchable
+    assert '<p class="build-stamp" data-search-exclude>' in out
+
+
+def test_boosts():
+    assert boost_of("point-to-point.md") > 1 and boost_of("index.md") > 1
+    assert boost_of("deployments/lab-rpc-tbf050.md") == boost_of("p2p/aws.md") == CAMPAIGN_BOOST < 1
+    assert boost_of("data-dictionary.md") is None
+
+
+def test_the_built_index_has_no_provenance_list_and_ranks_campaign_pages_lower(built):
+    index = json.loads((built.site.resolve() / "search" / "search_index.json").read_text())
+    docs = index["docs"]
+    listed = [d["location"] for d in docs
+              if "Data behind this table" in d["text"] or "Build stamp" in d["text"]
+              or "click to list them" in d["text"]]
+    assert not listed, listed[:5]
+    # a raw file listed only in provenance (the region campaign's iperf3 runs) is not indexed
+    assert not any("us-west-2_from_ap-northeast-1-vpn.json" in d["text"] for d in docs)
+    boosts = {d["location"].split("/")[0]: d.get("boost") for d in docs if "#" not in d["location"]}
+    assert boosts["point-to-point"] == boost_of("point-to-point.md")
+    campaign = [d.get("boost") for d in docs if d["location"].startswith(("deployments/", "p2p/"))]
+    assert campaign and set(campaign) == {CAMPAIGN_BOOST}
+    # every page's own sections are still there
+    assert any(d["location"].startswith("point-to-point/#region-pairs") for d in docs)
