@@ -1,7 +1,9 @@
 -- grain: one row per campaign
 -- The KV snapshot copies the worker's attention KV to the head: bytes are the worker's
--- transmit bytes in the journal window (idle removed); the link time is the sum of the 50 Hz
--- intervals that ran "busy" (above busy_fraction_of_line_rate of the negotiated rate).
+-- transmit bytes in the journal window (idle removed); the link time is the sum of the
+-- sampling intervals that ran "busy" (above busy_fraction_of_line_rate of the link's rate:
+-- the tc rate it was shaped to, else its negotiated speed); the copy's share of line rate is
+-- of the interface's line rate (int_deployment__interface_rates: none on a nominal speed).
 with traffic as (
     select t.*
     from int_deployment__window_traffic as t
@@ -9,8 +11,8 @@ with traffic as (
     where t.window_kind = 'kv_snapshot' and r.role = 'worker'
 ),
 speed as (
-    select campaign, host, interface, negotiated_bits_per_s
-    from stg_deployment__ethtool
+    select campaign, host, interface, busy_rate_bits_per_s, line_rate_bits_per_s, line_rate_basis
+    from int_deployment__interface_rates
 ),
 busy_param as (
     select value::double as busy_fraction
@@ -30,7 +32,7 @@ busy as (
         on i.source_file = traffic.source_file and i.interface = traffic.interface
     cross join busy_param
     where i.end_unix_s > traffic.start_unix_s and i.start_unix_s < traffic.end_unix_s
-      and bytes_to_bits(i.tx_bytes) / i.interval_s > busy_param.busy_fraction * speed.negotiated_bits_per_s
+      and bytes_to_bits(i.tx_bytes) / i.interval_s > busy_param.busy_fraction * speed.busy_rate_bits_per_s
     group by all
 ),
 snap as (
@@ -72,12 +74,16 @@ final as (
         busy.link_s,
         busy.busy_intervals,
         traffic.tx_bytes / busy.link_s as avg_bytes_per_s,
-        busy.peak_bytes_per_s
+        busy.peak_bytes_per_s,
+        speed.line_rate_bits_per_s,
+        speed.line_rate_basis
     from traffic
     join snap on snap.campaign = traffic.campaign
     left join busy on busy.campaign = traffic.campaign
     left join worker_fa on worker_fa.campaign = traffic.campaign
     left join int_deployment__kv_bytes as kv on kv.campaign = traffic.campaign
+    left join speed on speed.campaign = traffic.campaign and speed.host = traffic.host
+        and speed.interface = traffic.interface
 )
 select * from final
 order by campaign

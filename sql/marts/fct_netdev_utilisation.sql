@@ -5,8 +5,8 @@
 -- link's interface in the capture matched to the window (int_deployment__window_traffic) is
 -- kept, from chart_margin_s before the window to chart_margin_s after it, so the idle edges
 -- show while the row count stays small. Rates are the interval's byte delta over its own
--- length (intervals are ~20 ms but not exact); the fraction is of the negotiated line rate
--- that ethtool reported for that host's interface.
+-- length (intervals are ~20 ms but not exact); the fraction is of the rate the link was
+-- shaped to (tc), else of the negotiated speed ethtool reported for that host's interface.
 -- column window_kind: the measured window the interval belongs to: prefill or kv_snapshot
 -- column host: the host whose counters the row is
 -- column host_role: the host's role in the deployment: head or worker
@@ -22,8 +22,10 @@
 -- column tx_bits_per_s: the interval's transmit rate: tx bytes x 8 / its length
 -- column rx_bits_per_s: the interval's receive rate
 -- column negotiated_bits_per_s: the interface's negotiated speed (ethtool)
--- column tx_line_rate_fraction: the transmit rate over the negotiated speed
--- column rx_line_rate_fraction: the receive rate over the negotiated speed
+-- column chart_rate_bits_per_s: the rate the fractions are of: the link's shaped rate (tc), else
+--    the negotiated speed
+-- column tx_line_rate_fraction: the transmit rate over that rate
+-- column rx_line_rate_fraction: the receive rate over that rate
 with windows as (
     select campaign, window_kind, host, link_id, interface, source_file, start_unix_s, end_unix_s
     from int_deployment__window_traffic
@@ -33,8 +35,8 @@ roles as (
     from int_deployment__host_roles
 ),
 speed as (
-    select campaign, host, interface, negotiated_bits_per_s
-    from stg_deployment__ethtool
+    select campaign, host, interface, negotiated_bits_per_s, busy_rate_bits_per_s
+    from int_deployment__interface_rates
 ),
 margin as (
     select value::double as margin_s
@@ -57,7 +59,8 @@ intervals as (
         i.interval_s,
         i.tx_bytes,
         i.rx_bytes,
-        speed.negotiated_bits_per_s
+        speed.negotiated_bits_per_s,
+        speed.busy_rate_bits_per_s as chart_rate_bits_per_s
     from windows as w
     cross join margin
     join int_netdev__intervals as i
@@ -86,8 +89,9 @@ final as (
         bytes_to_bits(tx_bytes) / interval_s as tx_bits_per_s,
         bytes_to_bits(rx_bytes) / interval_s as rx_bits_per_s,
         negotiated_bits_per_s,
-        bytes_to_bits(tx_bytes) / interval_s / negotiated_bits_per_s as tx_line_rate_fraction,
-        bytes_to_bits(rx_bytes) / interval_s / negotiated_bits_per_s as rx_line_rate_fraction
+        chart_rate_bits_per_s,
+        bytes_to_bits(tx_bytes) / interval_s / chart_rate_bits_per_s as tx_line_rate_fraction,
+        bytes_to_bits(rx_bytes) / interval_s / chart_rate_bits_per_s as rx_line_rate_fraction
     from intervals
 )
 select * from final

@@ -85,8 +85,9 @@ def test_layer_split_by_hand(built):
     assert ("| Blocks | 65 (64 decoder + 1 MTP): 45 on the worker (claw), 20 on the head (server) "
             "(incl. 1 MTP)") in page(built)
     assert "16 total, interval 4 (11 worker / 5 head)" in page(built)
-    # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048
-    assert "3,136 B (K q8_0 1,088 + V f16 2,048)" in page(built)
+    # K q8_0: 4 heads x 256 = 1024 elements / 32 x 34 B = 1088; V f16: 1024 x 2 = 2048;
+    # 3136 B / 1024 = 3.0625 -> 3.06 KiB (the site's unit for bytes per token)
+    assert "3.06 KiB (K q8_0 1,088 B + V f16 2,048 B)" in page(built)
 
 
 def _capture(path: Path, iface: str):

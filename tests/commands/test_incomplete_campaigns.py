@@ -181,6 +181,13 @@ def test_a_links_only_campaign_says_so(tree):
     assert "This campaign measured its links only" in page
     assert "## 0." not in page
     assert "| 1 GbE USB-C | — | *not measured* |" in page
+    # Deployments compared gives it no row of nothing but *not measured*; it is named below
+    ebm = (root / "docs" / "ethernet-bandwidth-math.md").read_text()
+    compared = ebm[ebm.index("### Deployments compared"):]
+    compared = compared[:compared.index("??? abstract")]
+    assert "| [inc-pingiperf](deployments/inc-pingiperf.md) |" not in compared
+    assert "\n- [inc-pingiperf](deployments/inc-pingiperf.md)\n" in compared.split("measured their links only")[1]
+    assert "| [inc-nojournal](deployments/inc-nojournal.md) |" in compared     # a model, so a row
 
 
 def test_decode_steps_come_from_the_logged_drafts_not_from_n_max(tree):

@@ -175,8 +175,9 @@ def test_second_deployment_has_its_own_numbers(own, built):
     # 80 dense blocks; 0.5 > i / 81 for i <= 40: 41 on the worker, 39 on the head
     assert "| Blocks | 80: 41 on the worker (claw), 39 on the head (server) |" in page
     assert "80, all full attention (41 worker / 39 head)" in page
-    # 8 KV heads x (8192 / 64) = 1024 elements: K q8_0 1024 / 32 x 34 = 1088, V f16 2048
-    assert "3,136 B (K q8_0 1,088 + V f16 2,048)" in page
+    # 8 KV heads x (8192 / 64) = 1024 elements: K q8_0 1024 / 32 x 34 = 1088, V f16 2048;
+    # 3136 B = 3.06 KiB
+    assert "3.06 KiB (K q8_0 1,088 B + V f16 2,048 B)" in page
     # raw hidden state 8192 x 2 B = 16.0 KiB; prefill 13959 tokens in 24.388 s = 572.4 tok/s
     assert "= **16.0 KiB**" in page
     assert f"**{13959 / 24.388:,.1f} tok/s**" in page

@@ -1,4 +1,4 @@
-"""Charts of the Ethernet Bandwidth Math page: link utilisation at 50 Hz, prefill against
+"""Charts of the Ethernet Bandwidth Math page: link utilisation at the captures' rate, prefill against
 link speed (the feasibility heatmap: feasibility.py).
 
 Hand-built SVG in the house style of ``point_to_point`` (no plotting dependency, fixed
@@ -49,9 +49,9 @@ def _legend(x: float, y: float, items: list[tuple[str, str]]) -> list[str]:
     return body
 
 
-# --------------------------------------------------------------------- 50 Hz utilisation lanes
+# ------------------------------------------------------------------------ utilisation lanes
 def _lane(rows, x0, x1, left, top, pw, ph, color, label, window_s, narrow=False) -> list[str]:
-    """One host's transmit rate (% of its negotiated line rate) as a filled step area; its
+    """One host's transmit rate (% of its shaped, else negotiated, rate) as a filled step area; its
     label right of it, or (narrow) above its top left corner."""
     sx = lambda x: left + pw * (x - x0) / (x1 - x0)        # noqa: E731
     sy = lambda v: top + ph - ph * min(max(v, 0.0), 1.0)    # noqa: E731
@@ -96,7 +96,7 @@ def _axis(x0, x1, left, y, pw, label, narrow=False) -> tuple[list[str], float]:
 
 
 def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
-    rows = svg.rows(con, f"select u.*, k.head_host, k.worker_host, k.model_name, "
+    rows = svg.rows(con, f"select u.*, k.head_host, k.worker_host, k.model_name, k.netdev_samples_per_s, "
                       f"k.ubatch_tokens / k.prefill_tokens_per_s as ubatch_s, l.label as link_label "
                       f"from fct_netdev_utilisation as u "
                       f"join fct_deployment_constants as k on k.campaign = u.campaign "
@@ -104,6 +104,9 @@ def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
                       f"on l.campaign = u.campaign and l.link_id = u.link_id "
                       f"where u.window_kind = '{window_kind}' order by u.campaign, u.host, u.start_s")
     campaigns = list(dict.fromkeys(r["campaign"] for r in rows))
+    # the captures' own sampling rate (one campaign per chart), not an assumed 50 Hz
+    hz = {r["netdev_samples_per_s"] for r in rows if r["netdev_samples_per_s"]}
+    title = title.format(rate=f" at {next(iter(hz)):.0f} Hz" if len(hz) == 1 else "")
     if narrow:
         width, left, lane_h, gap = svg.NARROW, 56, 60, 26
         pw = width - left - 14
@@ -149,21 +152,21 @@ def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
         return svg.document(width, height, title, body)
     height = int(top)
     if narrow:      # no room for a label up the side: it goes under the title
-        body.append(svg.text(width / 2, y_title + 16, "lanes: transmit rate, % of negotiated line rate",
+        body.append(svg.text(width / 2, y_title + 16, "lanes: transmit rate, % of the shaped or negotiated rate",
                           extra=' fill="#555555"'))
     else:
-        body.append(svg.text(16, height / 2, "transmit rate, % of negotiated line rate",
+        body.append(svg.text(16, height / 2, "transmit rate, % of shaped or negotiated rate",
                           extra=f' transform="rotate(-90 16 {svg.num(height / 2)})"'))
     return svg.document(width, height, title, body)
 
 
 def prefill_utilisation(con, narrow: bool = False) -> str:
-    return utilisation(con, "prefill", "Link utilisation at 50 Hz during the measured prefill "
+    return utilisation(con, "prefill", "Link utilisation{rate} during the measured prefill "
                                         "(one burst per ubatch)", narrow)
 
 
 def snapshot_utilisation(con, narrow: bool = False) -> str:
-    return utilisation(con, "kv_snapshot", "Link utilisation at 50 Hz during the KV snapshot "
+    return utilisation(con, "kv_snapshot", "Link utilisation{rate} during the KV snapshot "
                                            "(worker -> head copy)", narrow)
 
 
@@ -249,12 +252,12 @@ CHARTS = [
           marts=["fct_netdev_utilisation", "fct_deployment_constants", "fct_deployment_links"],
           render=prefill_utilisation,
           narrow=lambda con: prefill_utilisation(con, narrow=True),
-          what="the link's utilisation at 50 Hz during the measured prefill, against its line rate"),
+          what="the link's utilisation, at the captures' sampling rate, during the measured prefill, against its line rate"),
     Chart(name="ebm_snapshot_utilisation", page="deployment", file="snapshot-utilisation.svg",
           marts=["fct_netdev_utilisation", "fct_deployment_constants", "fct_deployment_links"],
           render=snapshot_utilisation,
           narrow=lambda con: snapshot_utilisation(con, narrow=True),
-          what="the link's utilisation at 50 Hz during the KV snapshot transfer"),
+          what="the link's utilisation, at the captures' sampling rate, during the KV snapshot transfer"),
     Chart(name="ebm_prefill_vs_link", page="deployment", file="prefill-vs-link-speed.svg",
           marts=["fct_prefill_what_if"], render=prefill_vs_link,
           narrow=lambda con: prefill_vs_link(con, narrow=True),
