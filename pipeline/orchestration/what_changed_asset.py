@@ -72,10 +72,11 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
         base = baseline_mod.load(project.docs, project.root, config.baseline)
         outcome, _, _ = stage(staged, project.docs, pages_mod.page_slugs(pages, [(c, a) for c, a, _ in campaigns]),
                               [(c, s) for c, _, s in campaigns], base)
+        ours = {p.slug() for p in pages if p.figures_of == "pipeline" and p.per_campaign is None}
         (staged / f"{PAGE}.md").write_text(
             render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
-                        site=site), encoding="utf-8")
-        patch_home(staged, project.docs, outcome.comparison)
+                        site=site, pipeline_pages=ours), encoding="utf-8")
+        patch_home(staged, project.docs, outcome.comparison, outcome.changes, ours)
         found = regressions.evaluate(outcome.current, rules, ranks)
         results = []
         for name in regressions.CHECKS:
@@ -98,7 +99,8 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
                       "figures_changed": int(c["figures_changed"]),
                       "changed_since_baseline": figures_changed(outcome.current),
                       "kept_from_baseline": outcome.carried,
-                      "summary": MetadataValue.md(summary_line(c, "docs/what-changed.md"))},
+                      "summary": MetadataValue.md(summary_line(c, "docs/what-changed.md",
+                                                               outcome.changes, ours))},
             check_results=results)
 
     return _what_changed

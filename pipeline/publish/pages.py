@@ -55,6 +55,9 @@ class Page:
     path: str | None = None
     purpose: str = ""          # the front matter's ``purpose:``: what the page is for, in words
     figures: bool = True       # ``figures: false``: an inventory page, not in the figures ledger
+    # ``figures_of: pipeline``: its figures time the pipeline itself (make bench), not a link or
+    # a deployment; What changed counts them apart from the measurements
+    figures_of: str = "measurements"
 
     @property
     def name(self) -> str:
@@ -109,11 +112,14 @@ def discover_pages(templates: Path, rendered_by: str = "marts") -> list[Page]:
         kind = meta.get("per_campaign")
         if kind is not None and kind not in AREA_OF_KIND:
             raise PageError(f"{path}: per_campaign must be one of {', '.join(AREA_OF_KIND)}, found {kind!r}")
+        figures_of = str(meta.get("figures_of", "measurements"))
+        if figures_of not in ("measurements", "pipeline"):
+            raise PageError(f"{path}: figures_of must be measurements or pipeline, found {figures_of!r}")
         own = [str(m) for m in meta.get("marts", [])]
         marts = tuple(dict.fromkeys(own + partial_marts(templates, path.name, front_matter)))
         pages.append(Page(path, str(meta.get("title", path.name)), marts, kind, meta.get("path"),
                           str(meta.get("purpose") or "").strip(),
-                          bool(meta.get("figures", True))))
+                          bool(meta.get("figures", True)), figures_of))
     return pages
 
 

@@ -77,12 +77,29 @@ def comparison_row(ledger_bytes: bytes, figures: int, baseline: Baseline,
     return row
 
 
-def summary_line(comparison: dict, link: str = "what-changed.md") -> str:
+def split(changes: list[dict], pipeline_pages: set[str]) -> tuple[list[dict], list[dict]]:
+    """(changes of measurements, changes of the pipeline's own benchmark figures): a page whose
+    template says ``figures_of: pipeline`` (Scaling out) times the build, it measures nothing."""
+    ours = [c for c in changes if c["page"] in pipeline_pages]
+    return [c for c in changes if c["page"] not in pipeline_pages], ours
+
+
+def _figures(n: int) -> str:
+    return f"{n} figure{'' if n == 1 else 's'}"
+
+
+def summary_line(comparison: dict, link: str = "what-changed.md",
+                 changes: list[dict] | None = None, pipeline_pages: set[str] = frozenset()) -> str:
+    """Home's line: the measurements that changed; the pipeline's own timings named apart."""
     if not comparison["baseline_build"]:
         return (f"{SUMMARY_PREFIX} build `{comparison['build']}` is the first with a figures "
                 f"ledger ({comparison['figures']} figures); [what changed]({link}) lists nothing yet.")
-    n = int(comparison["figures_changed"])
-    return (f"{SUMMARY_PREFIX} {n} figure{'' if n == 1 else 's'} changed in build "
+    if changes is None:
+        measured, ours = int(comparison["figures_changed"]), 0
+    else:
+        measured, ours = (figures_changed(part) for part in split(changes, pipeline_pages))
+    tail = f" (and {_figures(ours)} of the pipeline's own benchmark)" if ours else ""
+    return (f"{SUMMARY_PREFIX} {_figures(measured)} of measurements changed{tail} in build "
             f"`{comparison['build']}` since build `{comparison['baseline_build']}` "
             f"({comparison['baseline_source']}): see [What changed]({link}).")
 
@@ -118,7 +135,8 @@ def stage(staged: Path, docs: Path, pages: set[str], statuses: list[tuple[str, s
     return Outcome(comparison, changes, current, carried), ledger_bytes, sources_bytes
 
 
-def patch_home(staged: Path, docs: Path, comparison: dict) -> bool:
+def patch_home(staged: Path, docs: Path, comparison: dict, changes: list[dict] | None = None,
+               pipeline_pages: set[str] = frozenset()) -> bool:
     """Put the summary on Home (staged by this run, or the published Home copied in whole)."""
     page = staged / f"{HOME}.md"
     if not page.is_file():
@@ -130,7 +148,7 @@ def patch_home(staged: Path, docs: Path, comparison: dict) -> bool:
     lines = page.read_text(encoding="utf-8").split("\n")
     hits = [i for i, line in enumerate(lines) if line.startswith(SUMMARY_PREFIX)]
     for i in hits:
-        lines[i] = summary_line(comparison)
+        lines[i] = summary_line(comparison, changes=changes, pipeline_pages=pipeline_pages)
     page.write_text("\n".join(lines), encoding="utf-8")
     return bool(hits)
 
@@ -205,9 +223,16 @@ HEADERS = {"campaigns": ("Campaign", "Change"),
            "pages-added-and-removed": ("Page", "Change", "Figures")}
 
 
+PIPELINE_SECTION = ("Benchmark timings of the pipeline", "pipeline-benchmark",
+                    "Timings of the build itself (`make bench`, shown on the pages that say so, "
+                    "such as Scaling out): they change with the machine and the code, and "
+                    "measure no link or deployment.")
+
+
 def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], appendix: str = "",
-                site: dict | None = None) -> str:
-    """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp."""
+                site: dict | None = None, pipeline_pages: set[str] = frozenset()) -> str:
+    """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp;
+    the changes of ``pipeline_pages`` (benchmark timings) get a section of their own, last."""
     from markupsafe import Markup
 
     from pipeline.publish import markdown
@@ -224,19 +249,31 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
     def esc(text: str) -> Markup:
         return Markup(markdown.escape_text(text))
 
+    measured, ours = split(outcome.changes, pipeline_pages)
     sections = []
     for title, anchor, kinds, intro in SECTIONS:
-        entries = _entries(kinds, outcome.changes, link, esc, ranks)
+        entries = _entries(kinds, measured, link, esc, ranks)
         if entries:
             sections.append({"title": title, "anchor": anchor, "intro": Markup(intro),
                              "headers": HEADERS[anchor], "entries": entries[:LISTED],
                              "more": max(0, len(entries) - LISTED)})
+    # one table in the widest layout: a figure no longer shown has no "now", a new one no "before"
+    entries = (_entries(("moved", "text"), ours, link, esc, ranks)
+               + [e + ["not shown", ""] for e in _entries(("missing",), ours, link, esc, ranks)]
+               + [e[:2] + ["not shown"] + e[2:] + [""]
+                  for e in _entries(("shown",), ours, link, esc, ranks)])
+    if entries:
+        title, anchor, intro = PIPELINE_SECTION
+        sections.append({"title": title, "anchor": anchor, "intro": Markup(intro),
+                         "headers": HEADERS["figures-that-moved"], "entries": entries[:LISTED],
+                         "more": max(0, len(entries) - LISTED)})
+    counts = {"measurements": figures_changed(measured), "pipeline": figures_changed(ours)}
     found = pages_mod.discover_pages(templates, rendered_by="ledger")
     if [p.slug() for p in found] != [PAGE]:
         raise pages_mod.PageError(f"{templates}: expected one template rendered_by: ledger, "
                                   f"{PAGE}.md.j2, found {[p.template.name for p in found]}")
     env = markdown.environment(templates)
     text = env.get_template(found[0].template.name).render(
-        comparison=outcome.comparison, sections=sections, url=url, site=site)
+        comparison=outcome.comparison, sections=sections, url=url, site=site, counts=counts)
     text = text.rstrip("\n") + "\n"
     return text + ("\n" + appendix.rstrip("\n") + "\n" if appendix else "")

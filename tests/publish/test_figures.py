@@ -177,7 +177,7 @@ def test_baseline_is_head_in_a_checkout_and_the_publish_dir_elsewhere(tmp_path, 
     root = tmp_path / "repo"
     docs = root / "docs"
     _ledger_files(docs, OLD)
-    assert baseline_mod.load(docs, root).source == "the ledger of the previous build in docs/"
+    assert baseline_mod.load(docs, root).source == "the previous build in docs/"
     _git(root, "init", "-q")
     # a checkout without a commit has no baseline yet
     assert baseline_mod.load(docs, root) is baseline_mod.NONE
@@ -185,11 +185,11 @@ def test_baseline_is_head_in_a_checkout_and_the_publish_dir_elsewhere(tmp_path, 
     _git(root, "commit", "-qm", "docs")
     _ledger_files(docs, NEW)                      # the working copy moved on
     head = baseline_mod.load(docs, root)
-    assert head.source == "the ledger committed at HEAD" and head.ledger == to_csv(OLD)
+    assert head.source == "the build committed in git at HEAD" and head.ledger == to_csv(OLD)
     published = tmp_path / "site"
     _ledger_files(published, NEW)
     got = baseline_mod.load(docs, root, "published", publish_dir=str(published))
-    assert got.ledger == to_csv(NEW) and got.source == "the ledger in the publish directory"
+    assert got.ledger == to_csv(NEW) and got.source == "the build in the publish directory"
     with pytest.raises(baseline_mod.BaselineError, match="needs a git checkout"):
         baseline_mod.load(docs, tmp_path / "elsewhere-not-git", "head")
 
@@ -217,7 +217,7 @@ def test_the_same_figures_keep_the_baselines_comparison(tmp_path):
     # the next build has the same figures: it is that build, its page stays as it was
     staged2 = tmp_path / "s2"
     second, ledger2, _ = stage(staged2, docs, _stage_pages(staged2, figures), [("one", "published")],
-                               baseline_mod.Baseline("the ledger committed at HEAD", files))
+                               baseline_mod.Baseline("the build committed in git at HEAD", files))
     assert ledger2 == ledger and second.carried and second.current == []
     assert {rel: (staged2 / rel).read_bytes() for rel in baseline_mod.FILES} == files
     assert from_csv(files["what-changed/data/figures.csv"]) == from_csv(ledger)

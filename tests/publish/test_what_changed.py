@@ -75,7 +75,7 @@ def history(tmp_path_factory):
 def test_unchanged_tree_changes_no_docs_byte(history):
     # the copy's baseline is its own docs/: the same figures are the same build, its page kept
     assert history["after_first"] == history["committed"]
-    assert "what changed: 0 figure(s) changed since the ledger of the previous build in docs/" \
+    assert "what changed: 0 figure(s) changed since the previous build in docs/" \
         in history["first"].stderr
 
 
@@ -101,8 +101,10 @@ def test_halving_one_iperf3_run_lists_exactly_its_figures(history):
     assert comparison["figures_changed"] == "2" and comparison["moved"] == "2"
     assert comparison["baseline_build"] and comparison["baseline_build"] != comparison["build"]
     home = (root / "docs" / "index.md").read_text()
-    assert (f"**What changed:** 2 figures changed in build `{comparison['build']}` since build "
-            f"`{comparison['baseline_build']}`") in home
+    # both moved figures are measurements (no benchmark timing moved)
+    assert (f"**What changed:** 2 figures of measurements changed in build `{comparison['build']}` "
+            f"since build `{comparison['baseline_build']}`") in home
+    assert "**2**\nof measurements, 0 of the pipeline's own benchmark" in page
 
 
 def test_throughput_regression_check_is_raised(history):

@@ -67,7 +67,7 @@ def from_head(docs: Path, top: Path) -> Baseline:
         files[rel] = proc.stdout if proc is not None and proc.returncode == 0 else None
     if files[LEDGER] is None:
         return NONE
-    return Baseline("the ledger committed at HEAD", files)
+    return Baseline("the build committed in git at HEAD", files)
 
 
 def from_folder(folder: Path, source: str) -> Baseline:
@@ -88,5 +88,5 @@ def load(docs: Path, root: Path, mode: str = "auto", publish_dir: str | None = N
         return from_head(docs, top)
     publish_dir = publish_dir if publish_dir is not None else os.environ.get("INTERCONNECT_PUBLISH_DIR")
     if publish_dir:
-        return from_folder(Path(publish_dir), "the ledger in the publish directory")
-    return from_folder(docs, "the ledger of the previous build in docs/")
+        return from_folder(Path(publish_dir), "the build in the publish directory")
+    return from_folder(docs, "the previous build in docs/")
