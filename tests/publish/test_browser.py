@@ -296,6 +296,28 @@ def test_unit_abbreviations_have_titles(site_url, visit):
     assert "Mbit/s" in titles and "tok/s" in titles, sorted(titles)
 
 
+def test_a_tap_on_a_unit_shows_its_definition(site_url, visit):
+    """On a phone there is no hover: a tap opens the unit's definition, a second tap closes it."""
+    v = visit(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    unit = page.locator("article abbr[title]", has_text="KiB").first
+    unit.scroll_into_view_if_needed()
+    unit.tap()
+    tip = page.locator("article .abbr-tip")
+    assert tip.count() == 1 and tip.is_visible()
+    assert tip.inner_text() == unit.get_attribute("title") and "1,024" in tip.inner_text()
+    unit.tap()
+    assert page.locator("article .abbr-tip").count() == 0
+    # and from the keyboard
+    unit.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("article .abbr-tip").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("article .abbr-tip").count() == 0
+    assert v.errors == [], v.errors
+
+
 QUANTITIES = [
     ("940 Mbit/s", 940e6), ("2.35 Gbit/s", 2.35e9), ("1,234 ms", 1.234), ("12.5 %", 12.5),
     ("\u22123 ms", -0.003), ("39.8 KiB", 39.8 * 1024), ("10 GbE (Cat6)", 10.0),
@@ -473,6 +495,8 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
                     href: svg.closest('a').getAttribute('href'),
                     bg: bg && getComputedStyle(bg).fill, bodyBg,
                     axis: axis && getComputedStyle(axis).stroke,
+                    shade: (() => { const r = svg.querySelector('[fill="#f2f2f2"]');
+                                    return r && getComputedStyle(r).fill; })(),
                     ink: getComputedStyle(document.body).color};
         });
     }""")
@@ -509,6 +533,9 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     assert not uncued, (md, width, uncued)
     if scheme == "dark":
         assert all(c["bg"] != "rgb(255, 255, 255)" for c in charts)
+        # the measured-window shading is a faint wash, not a near-white block
+        assert all(c["shade"] in (None, "") or c["shade"].startswith("rgba(") for c in charts), \
+            [c["shade"] for c in charts]
     assert v.errors == [], f"{md}: {v.errors}"
 
 
@@ -541,7 +568,8 @@ def test_point_to_point_ranks_the_region_pairs_for_pipeline_parallelism(site_url
     page.goto(site_url + "point-to-point/", wait_until="load")
     table = page.locator("#pp-verdict ~ .md-typeset__scrollwrap table").first
     headers = table.locator("thead th").all_inner_texts()
-    assert headers[:5] == ["Rank", "Pair", "RTT (worse)", "NCCL bandwidth (worse)", "Latency bound"]
+    assert headers[:5] == ["Rank", "Pair", "RTT (worse)", "NCCL bandwidth (worse)",
+                           "Latency bound (compute-free)"]
     ranks = [int(t) for t in table.locator("tbody tr td:first-child").all_inner_texts()]
     # one row per region pair: n regions give n (n - 1) / 2 pairs, ranked 1..N by RTT
     import csv

@@ -51,7 +51,7 @@ def test_fixture_page_keeps_missing_cells_empty():
     assert _row(page, "Oregon", "Ireland") == "| Oregon | Ireland | — | 40.0 Mbit/s | — | — |"
     # no pair of the fixture has a dumped NCCL run: the column is left out of the pair table
     header = _row(page, "Region 1 (recv)", "Region 2 (send)")
-    assert header == "| Region 1 (recv) | Region 2 (send) | Delay | NCCL-B | iperf3 public IP | iperf3 (swan) |"
+    assert header == "| Region 1 (recv) | Region 2 (send) | Delay | NCCL bandwidth | iperf3 public IP | iperf3 over the VPN |"
     assert "## Data-quality notes" in page and "no reply to 3 packet(s)" in page
     assert "## TC results" not in page          # the tc rows belong to the other campaign
     # every row of a table has as many cells as its header: nothing shifted
