@@ -9,9 +9,13 @@ with ethtool as (
     from stg_deployment__ethtool
 ),
 ends as (
-    select campaign, host, interface, shaped_rate_bits_per_s, nominal_speed
+    -- an interface two links of the manifest name (a retired link and its successor) is one
+    -- interface: shaped at the highest rate any of them declares, nominal if any says so
+    select campaign, host, interface, max(shaped_rate_bits_per_s) as shaped_rate_bits_per_s,
+           bool_or(nominal_speed) as nominal_speed
     from int_deployment__link_interfaces
     where host is not null
+    group by all
 ),
 final as (
     select

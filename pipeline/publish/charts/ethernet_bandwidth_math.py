@@ -9,6 +9,7 @@ while campaigns come and go.
 from __future__ import annotations
 
 import math
+import statistics
 
 from pipeline.publish.charts import Chart, svg
 from pipeline.publish.charts.labels import Placer
@@ -96,7 +97,7 @@ def _axis(x0, x1, left, y, pw, label, narrow=False) -> tuple[list[str], float]:
 
 
 def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
-    rows = svg.rows(con, f"select u.*, k.head_host, k.worker_host, k.model_name, k.netdev_samples_per_s, "
+    rows = svg.rows(con, f"select u.*, k.head_host, k.worker_host, k.model_name, "
                       f"k.ubatch_tokens / k.prefill_tokens_per_s as ubatch_s, l.label as link_label "
                       f"from fct_netdev_utilisation as u "
                       f"join fct_deployment_constants as k on k.campaign = u.campaign "
@@ -104,9 +105,10 @@ def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
                       f"on l.campaign = u.campaign and l.link_id = u.link_id "
                       f"where u.window_kind = '{window_kind}' order by u.campaign, u.host, u.start_s")
     campaigns = list(dict.fromkeys(r["campaign"] for r in rows))
-    # the captures' own sampling rate (one campaign per chart), not an assumed 50 Hz
-    hz = {r["netdev_samples_per_s"] for r in rows if r["netdev_samples_per_s"]}
-    title = title.format(rate=f" at {next(iter(hz)):.0f} Hz" if len(hz) == 1 else "")
+    # the captures' own sampling rate, 1 / the median interval drawn (not an assumed 50 Hz)
+    intervals = [r["end_s"] - r["start_s"] for r in rows if r["end_s"] > r["start_s"]]
+    hz = 1 / statistics.median(intervals) if intervals else None
+    title = title.format(rate=f" at {hz:.0f} Hz" if hz else "")
     if narrow:
         width, left, lane_h, gap = svg.NARROW, 56, 60, 26
         pw = width - left - 14
@@ -152,10 +154,10 @@ def utilisation(con, window_kind: str, title: str, narrow: bool = False) -> str:
         return svg.document(width, height, title, body)
     height = int(top)
     if narrow:      # no room for a label up the side: it goes under the title
-        body.append(svg.text(width / 2, y_title + 16, "lanes: transmit rate, % of the shaped or negotiated rate",
+        body.append(svg.text(width / 2, y_title + 16, "lanes: transmit rate, % of link rate",
                           extra=' fill="#555555"'))
     else:
-        body.append(svg.text(16, height / 2, "transmit rate, % of shaped or negotiated rate",
+        body.append(svg.text(16, height / 2, "transmit rate, % of the link's rate",
                           extra=f' transform="rotate(-90 16 {svg.num(height / 2)})"'))
     return svg.document(width, height, title, body)
 

@@ -38,9 +38,12 @@ def con():
         as t(source_file, interface, start_unix_s, end_unix_s, tx_bytes, rx_bytes)""")
     c.execute("""create table int_deployment__host_roles as
         select * from (values ('c', 'h', 'head'), ('c', 'w', 'worker')) as t(campaign, host, role)""")
-    c.execute("""create table stg_deployment__ethtool as
-        select * from (values ('c', 'h', 'eth0', 2500000000), ('c', 'w', 'eth1', 1000000000))
-        as t(campaign, host, interface, negotiated_bits_per_s)""")
+    # the head's link at its negotiated 2.5 Gbit/s; the worker's negotiated 1 Gbit/s, shaped
+    # by tc to 500 Mbit/s (int_deployment__interface_rates: its chart rate is the shaped one)
+    c.execute("""create table int_deployment__interface_rates as
+        select * from (values ('c', 'h', 'eth0', 2500000000, 2500000000),
+                              ('c', 'w', 'eth1', 1000000000, 500000000))
+        as t(campaign, host, interface, negotiated_bits_per_s, busy_rate_bits_per_s)""")
     c.execute("""create table ref_measurement_params as
         select * from (values ('chart_margin_s', '2.0')) as t(parameter, value)""")
     model = {m.name: m for m in discover(REPO / "sql")}["fct_netdev_utilisation"]
@@ -63,8 +66,9 @@ def test_utilisation_keeps_the_window_and_its_margin(con):
     # rx: 625,000 x 8 / 0.02 = 2.5e8 bit/s; / 2.5e9 = 0.1
     assert rx_frac == pytest.approx(0.1)
     worker = [r for r in rows if r[0] == "w"]
-    # 2,500,000 x 8 / 0.02 = 1e9 bit/s on a 1 Gbit/s interface = 1.0
-    assert len(worker) == 1 and worker[0][1] == "worker" and worker[0][4] == pytest.approx(1.0)
+    # 2,500,000 x 8 / 0.02 = 1e9 bit/s on a link shaped to 500 Mbit/s = 2.0 (a tbf burst: the
+    # share is of the shaped rate, not of the 1 Gbit/s the interface negotiated)
+    assert len(worker) == 1 and worker[0][1] == "worker" and worker[0][4] == pytest.approx(2.0)
 
 
 SLUGS = {"deployment": "deployments/qwen38-27b-pp", "ethernet-bandwidth-math": "ethernet-bandwidth-math"}
