@@ -597,3 +597,126 @@ def test_a_phone_reads_the_data_dictionarys_explanations_without_scrolling(site_
     bad = [c for c in cells if c[0] != "What it holds" or c[1] > 390.5]
     assert not bad, bad[:5]
     assert v.errors == [], v.errors
+
+
+# ------------------------------------------------------------------------ "Your setup"
+def _rate_text(bits: float) -> str:
+    """whatif.js's rate(): Gbit/s with 2 decimals from 1e9, Mbit/s (0 decimals from 1e8, else 1)."""
+    if bits >= 1e9:
+        return f"{bits / 1e9:,.2f} Gbit/s"
+    if bits >= 1e6:
+        return f"{bits / 1e6:,.{0 if bits >= 1e8 else 1}f} Mbit/s"
+    return f"{bits / 1e3:,.1f} kbit/s"
+
+
+def _whatif(visit, site_url, width=1440):
+    v = visit(viewport={"width": width, "height": 900})
+    v.page.goto(site_url + "your-setup/", wait_until="load")
+    v.page.wait_for_function("['ready', 'failed'].includes(document.documentElement.dataset.whatif)")
+    assert v.page.evaluate("document.documentElement.dataset.whatif") == "ready", \
+        v.page.locator("#whatif-answer").inner_text()
+    return v
+
+
+def test_the_what_if_page_gives_every_feasibility_row_its_own_numbers(site_url, visit, built):
+    """For every row of fct_link_feasibility (§2.3: each model, scheme, batch, token rate and
+    link class), the page's own computation, from the CSVs it publishes, gives the mart's bytes
+    per token, required rate, share and class."""
+    import csv
+    with open(built.docs / "ethernet-bandwidth-math" / "data" / "fct_link_feasibility.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    v = _whatif(visit, site_url)
+    got = v.page.evaluate("""rows => rows.map(r => { const a = window.interconnectWhatIf.compute({
+        model: r.model, scheme: r.scheme, stages: r.pp_stages ? Number(r.pp_stages) : null,
+        batch: Number(r.batch_size), tokensPerS: Number(r.tokens_per_s), linkClass: r.link_class});
+        return [a.bytesPerToken, a.requiredBitsPerS, a.usableShareFraction, a.feasibilityClass]; })""", rows)
+    assert len(got) == len(rows) > 100
+    wrong = [(r["model"], r["scheme"], r["batch_size"], r["tokens_per_s"], r["link_class"], g)
+             for r, g in zip(rows, got)
+             if g[0] != pytest.approx(float(r["bytes_per_token"]), rel=1e-12)
+             or g[1] != pytest.approx(float(r["required_bits_per_s"]), rel=1e-12)
+             or g[2] != pytest.approx(float(r["usable_share_fraction"]), rel=1e-12)
+             or g[3] != r["feasibility_class"]]
+    assert not wrong, wrong[:5]
+    assert v.errors == [], v.errors
+
+
+def test_the_what_if_form_answers_a_row_of_the_mart(site_url, visit, built):
+    import csv
+    with open(built.docs / "ethernet-bandwidth-math" / "data" / "fct_link_feasibility.csv", newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["model"] == "36b" and r["scheme"] == "tp"
+                   and r["link_class"] == "10gbe" and r["batch_size"] == "16" and r["tokens_per_s"] == "50")
+    v = _whatif(visit, site_url)
+    page = v.page
+    page.select_option("#whatif-model", "36b")
+    page.select_option("#whatif-scheme", "tp")
+    page.fill("#whatif-batch", "16")
+    page.fill("#whatif-rate", "50")
+    page.select_option("#whatif-link", "10gbe")
+    answer = page.locator("#whatif-answer").inner_text()
+    assert answer.startswith(_rate_text(float(row["required_bits_per_s"])) + " needed between the boxes"), answer
+    assert row["feasibility_label"] in answer
+    assert page.locator("#whatif-answer .whatif-class").get_attribute("data-class") == row["feasibility_class"]
+    page.screenshot(path=str(ARTIFACTS / "your-setup--36b-tp.png"))
+    assert v.errors == [], v.errors
+
+
+def test_the_what_if_form_takes_a_shape_and_a_rate_of_its_own(site_url, visit):
+    v = _whatif(visit, site_url, width=390)
+    page = v.page
+    page.select_option("#whatif-model", "__own__")
+    page.fill("#whatif-hidden", "8192")
+    page.fill("#whatif-layers", "80")
+    page.select_option("#whatif-scheme", "pp")
+    page.fill("#whatif-stages", "2")
+    page.fill("#whatif-batch", "4")
+    page.fill("#whatif-rate", "20")
+    page.select_option("#whatif-link", "__any__")
+    page.fill("#whatif-gbit", "1")
+    page.fill("#whatif-rtt", "100")
+    answer = page.locator("#whatif-answer").inner_text()
+    # 8192 x 4 x 2 B (fp16) = 65,536 B a transfer, 1 boundary: 65,536 B a token;
+    # x 20 tok/s x 8 = 10,485,760 bit/s = 10.5 Mbit/s; usable 1 Gbit/s x 0.94148 = 941 Mbit/s;
+    # share 10,485,760 / 941,482,445 = 1.11 % < 50 %: feasible
+    assert answer.startswith("10.5 Mbit/s needed between the boxes: 1.11 % of the 1.00 Gbit/s link's "
+                             "usable rate (941 Mbit/s), ✓ feasible."), answer
+    # RTT 100 ms: at most 1 / 0.1 s = 10 tok/s a sequence, below the 20 asked
+    assert "caps a sequence at 10.0 tok/s, a compute-free bound: your rate is above it" in answer
+    formula = page.locator("#whatif-formula").inner_text()
+    assert "hidden 8,192 × batch 4 × 2 B (fp16) = 65,536 B" in formula
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    page.fill("#whatif-gbit", "")
+    assert page.locator("#whatif-answer").inner_text() == "Give the link's line rate in Gbit/s."
+    assert v.errors == [], v.errors
+
+
+def test_csv_reader_of_the_pages(site_url, visit):
+    v = _whatif(visit, site_url)
+    got = v.page.evaluate("t => window.interconnectCsv(t)", 'a,b\n"x, ""y""",2\n"two\nlines",\n\n')
+    assert got == [{"a": 'x, "y"', "b": "2"}, {"a": "two\nlines", "b": ""}]
+
+
+def test_the_pair_picker_answers_a_pair_by_code_or_city(site_url, visit, built):
+    import csv
+    with open(built.docs / "point-to-point" / "data" / "fct_p2p_pp_verdict.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    first = rows[0]["model"]
+    pair = next(r for r in rows if r["model"] == first and {r["region_a"], r["region_b"]} ==
+                {"us-west-2", "ap-northeast-1"})
+    total = sum(1 for r in rows if r["model"] == first)
+    v = visit(viewport={"width": 390, "height": 844})
+    page = v.page
+    page.goto(site_url + "point-to-point/", wait_until="load")
+    page.wait_for_function("document.documentElement.dataset.pairs === 'ready'")
+    city = pair["region_a_name"] if pair["region_a"] == "ap-northeast-1" else pair["region_b_name"]
+    page.fill("#pair-picker-a", city)              # a city name ...
+    page.fill("#pair-picker-b", "us-west-2")       # ... and a region code
+    answer = page.locator("#pair-picker-answer").inner_text()
+    rtt_ms = float(pair["rtt_worst_s"]) * 1000
+    assert f"rank {pair['pair_rank']} of {total} by RTT; RTT {rtt_ms:,.1f} ms" in answer, answer
+    assert f"at most {float(pair['latency_bound_tokens_per_s']):,.1f} tok/s per sequence, a compute-free bound" in answer
+    assert f"{pair['model_label']}: {pair['workloads_carried']} of {pair['workloads']} workloads" in answer
+    page.fill("#pair-picker-b", "nowhere")
+    assert page.locator("#pair-picker-answer").inner_text().startswith("Type two regions")
+    assert v.errors == [], v.errors
