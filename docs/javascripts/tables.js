@@ -114,8 +114,10 @@
     wrap.classList.toggle("tall", !!body && body.rows.length > TALL_ROWS);
     var cut = wrap.scrollWidth > wrap.clientWidth + 1;
     wrap.classList.toggle("scrolls", cut);
+    // the cue sits just above the table, or above its permalink (permalinks.js)
     var cue = wrap.previousElementSibling;
-    var hasCue = cue && cue.classList.contains("table-scroll-cue");
+    if (cue && cue.classList.contains("figure-permalink")) cue = cue.previousElementSibling;
+    var hasCue = !!cue && cue.classList.contains("table-scroll-cue");
     if (cut && !hasCue) {
       cue = document.createElement("span");
       cue.className = "table-scroll-cue";

@@ -524,7 +524,8 @@ def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width,
     _reveal_all(page)
     uncued = page.evaluate("""() => [...document.querySelectorAll('article .md-typeset__scrollwrap')]
         .filter(w => w.clientWidth > 0 && w.scrollWidth > w.clientWidth + 1)
-        .filter(w => { const cue = w.previousElementSibling;
+        .filter(w => { let cue = w.previousElementSibling;
+            if (cue && cue.classList.contains('figure-permalink')) cue = cue.previousElementSibling;
             const first = w.querySelector('tbody td');
             return !w.classList.contains('scrolls') || !cue || !cue.classList.contains('table-scroll-cue')
                 || cue.getBoundingClientRect().height === 0
@@ -609,6 +610,16 @@ def _rate_text(bits: float) -> str:
     return f"{bits / 1e3:,.1f} kbit/s"
 
 
+def _fill(page, **fields):
+    """Set the what-if form's fields (#whatif-<name>) in order: a select is chosen, an input typed."""
+    for name, value in fields.items():
+        field = page.locator(f"#whatif-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
 def _whatif(visit, site_url, width=1440):
     v = visit(viewport={"width": width, "height": 900})
     v.page.goto(site_url + "your-setup/", wait_until="load")
@@ -648,11 +659,7 @@ def test_the_what_if_form_answers_a_row_of_the_mart(site_url, visit, built):
                    and r["link_class"] == "10gbe" and r["batch_size"] == "16" and r["tokens_per_s"] == "50")
     v = _whatif(visit, site_url)
     page = v.page
-    page.select_option("#whatif-model", "36b")
-    page.select_option("#whatif-scheme", "tp")
-    page.fill("#whatif-batch", "16")
-    page.fill("#whatif-rate", "50")
-    page.select_option("#whatif-link", "10gbe")
+    _fill(page, model="36b", scheme="tp", batch="16", rate="50", link="10gbe")
     answer = page.locator("#whatif-answer").inner_text()
     assert answer.startswith(_rate_text(float(row["required_bits_per_s"])) + " needed between the boxes"), answer
     assert row["feasibility_label"] in answer
@@ -664,16 +671,8 @@ def test_the_what_if_form_answers_a_row_of_the_mart(site_url, visit, built):
 def test_the_what_if_form_takes_a_shape_and_a_rate_of_its_own(site_url, visit):
     v = _whatif(visit, site_url, width=390)
     page = v.page
-    page.select_option("#whatif-model", "__own__")
-    page.fill("#whatif-hidden", "8192")
-    page.fill("#whatif-layers", "80")
-    page.select_option("#whatif-scheme", "pp")
-    page.fill("#whatif-stages", "2")
-    page.fill("#whatif-batch", "4")
-    page.fill("#whatif-rate", "20")
-    page.select_option("#whatif-link", "__any__")
-    page.fill("#whatif-gbit", "1")
-    page.fill("#whatif-rtt", "100")
+    _fill(page, model="__own__", hidden="8192", layers="80", scheme="pp", stages="2", batch="4",
+          rate="20", link="__any__", gbit="1", rtt="100")
     answer = page.locator("#whatif-answer").inner_text()
     # 8192 x 4 x 2 B (fp16) = 65,536 B a transfer, 1 boundary: 65,536 B a token;
     # x 20 tok/s x 8 = 10,485,760 bit/s = 10.5 Mbit/s; usable 1 Gbit/s x 0.94148 = 941 Mbit/s;
@@ -719,4 +718,25 @@ def test_the_pair_picker_answers_a_pair_by_code_or_city(site_url, visit, built):
     assert f"{pair['model_label']}: {pair['workloads_carried']} of {pair['workloads']} workloads" in answer
     page.fill("#pair-picker-b", "nowhere")
     assert page.locator("#pair-picker-answer").inner_text().startswith("Type two regions")
+    assert v.errors == [], v.errors
+
+
+def test_every_table_and_chart_has_a_permalink_to_itself(site_url, visit):
+    v = visit(viewport={"width": 1440, "height": 900})
+    page = v.page
+    page.goto(site_url + "ethernet-bandwidth-math/", wait_until="load")
+    _charts_ready(page)
+    found = page.evaluate("""() => [...document.querySelectorAll('article table, article a.chart-enlarge')]
+        .map(t => { let n = (t.closest('.md-typeset__scrollwrap') || t).previousElementSibling;
+                    while (n && !n.classList.contains('figure-permalink') && n.classList.contains('table-scroll-cue'))
+                        n = n.previousElementSibling;
+                    return [t.id, n && n.classList.contains('figure-permalink') ? n.getAttribute('href') : null]; })""")
+    assert len(found) > 20
+    assert all(i and href == f"#{i}" for i, href in found), [f for f in found if f[1] != f"#{f[0]}"][:5]
+    # following one lands on its table
+    target = found[3][0]
+    page.locator(f'a.figure-permalink[href="#{target}"]').click()
+    assert page.evaluate("location.hash") == f"#{target}"
+    top = page.evaluate(f"document.getElementById('{target}').getBoundingClientRect().top")
+    assert 0 <= top < 900
     assert v.errors == [], v.errors
