@@ -24,7 +24,8 @@ def build(root: Path) -> None:
     from pipeline.publish.figures import baseline as baseline_mod
     from pipeline.publish.page_render import reads_any, render_campaign_pages, render_page
     from pipeline.publish.site import build_site, swap_in
-    from pipeline.publish.what_changed import PAGE, class_ranks, mart_rows, patch_home, stage
+    from pipeline.publish.what_changed import (PAGE, class_ranks, mart_rows, patch_home,
+                                               pipeline_slugs, stage)
     from pipeline.publish.what_changed import render_page as render_changes
     from pipeline.warehouse.steps import Layout
 
@@ -65,11 +66,12 @@ def build(root: Path) -> None:
     outcome, _, _ = stage(staged, project.docs,
                           pages_mod.page_slugs(pages, [(c, a) for c, a, _ in campaigns]),
                           [(c, s) for c, _, s in campaigns], base)
+    ours = pipeline_slugs(pages)
     (staged / f"{PAGE}.md").write_text(
         render_changes(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
-                       site),
+                       site, pipeline_pages=ours),
         encoding="utf-8")
-    patch_home(staged, project.docs, outcome.comparison)
+    patch_home(staged, project.docs, outcome.comparison, outcome.changes, ours)
     publish(project.docs, staged, pages_mod.campaign_slugs(pages, [(c, a) for c, a, _ in campaigns]))
     swap_in(project, build_site(project))
 

@@ -1,6 +1,7 @@
--- Unit conversions written once (the tables keep base units; see DESIGN §3): every model and
--- check sees these as functions (temporary macros of the build's connection,
--- pipeline/warehouse/models.py load_macros). A factor lives here and nowhere else in sql/.
+-- Unit conversions, and the one rule for a link's line rate, written once (the tables keep base
+-- units; see DESIGN §3): every model and check sees these as functions (temporary macros of the
+-- build's connection, pipeline/warehouse/models.py load_macros). A factor lives here and
+-- nowhere else in sql/.
 create or replace temp macro bytes_to_bits(x) as x * 8;
 create or replace temp macro bits_to_bytes(x) as x / 8;
 create or replace temp macro ms_to_s(x) as x / 1000;
@@ -8,3 +9,14 @@ create or replace temp macro us_to_s(x) as x / 1e6;
 create or replace temp macro mbit_to_bits(x) as x * 1000000;
 create or replace temp macro gbit_to_bits(x) as x * 1e9;
 create or replace temp macro bits_to_mbit(x) as x / 1e6;
+-- A link's line rate: the rate a tc qdisc shaped it to, else its negotiated speed, unless the
+-- manifest marks that speed nominal (a veth pair prints a fixed 10 Gbit/s): then it has none;
+-- and what that rate is, as the pages say it.
+create or replace temp macro line_rate(shaped_bits_per_s, nominal_speed, negotiated_bits_per_s) as
+    coalesce(shaped_bits_per_s,
+             case when not coalesce(nominal_speed, false) then negotiated_bits_per_s end);
+create or replace temp macro line_rate_basis(shaped_bits_per_s, nominal_speed, negotiated_bits_per_s) as
+    case when shaped_bits_per_s is not null then 'shaped rate'
+         when coalesce(nominal_speed, false) then 'no line rate (nominal speed)'
+         when negotiated_bits_per_s is not null then 'negotiated speed'
+    end;

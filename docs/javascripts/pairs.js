@@ -6,33 +6,21 @@
 (function () {
   "use strict";
 
+  var shared = window.interconnectPage || {};
+  var fmt = shared.fmt, rate = shared.rate, el = shared.el;
+
   function $(id) { return document.getElementById(id); }
-
-  function el(tag, text) {
-    var e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-
-  function fmt(x, digits) {
-    return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  }
-
-  function rate(bits) {
-    if (bits >= 1e9) return fmt(bits / 1e9, 2) + " Gbit/s";
-    return fmt(bits / 1e6, bits >= 1e8 ? 0 : 1) + " Mbit/s";
-  }
 
   function norm(s) { return s.trim().toLowerCase(); }
 
   function start() {
     var form = $("pair-picker");
-    if (!form || !window.interconnectCsv) return;
+    if (!form || !shared.csv) return;
     fetch(new URL("data/fct_p2p_pp_verdict.csv", window.location.href).href).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.text();
     }).then(function (text) {
-      var rows = window.interconnectCsv(text);
+      var rows = shared.csv(text);
       var regions = {};
       rows.forEach(function (r) {
         regions[r.region_a] = r.region_a_name;

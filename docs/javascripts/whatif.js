@@ -13,6 +13,8 @@
   var TABLES = ["dim_model_shapes", "dim_activation_dtypes", "dim_link_classes",
                 "dim_feasibility_thresholds", "dim_parallelism_params"];
   var OWN = "__own__", ANY = "__any__";
+  var shared = window.interconnectPage || {};
+  var fmt = shared.fmt, rate = shared.rate, el = shared.el;
 
   function num(s) { return s === "" || s === undefined || s === null ? null : Number(s); }
 
@@ -20,7 +22,7 @@
     return fetch(new URL("data/" + name + ".csv", window.location.href).href).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status + " for data/" + name + ".csv");
       return r.text();
-    }).then(window.interconnectCsv);
+    }).then(shared.csv);
   }
 
   /* The model of the page, from the five tables. */
@@ -84,23 +86,8 @@
   }
 
   // ------------------------------------------------------------------------------ rendering
-  function fmt(x, digits) {
-    return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  }
-  function rate(bits) {
-    if (bits >= 1e9) return fmt(bits / 1e9, 2) + " Gbit/s";
-    if (bits >= 1e6) return fmt(bits / 1e6, bits >= 1e8 ? 0 : 1) + " Mbit/s";
-    return fmt(bits / 1e3, 1) + " kbit/s";
-  }
   function bytes(b) { return b >= 1024 * 1024 ? fmt(b / 1048576, 2) + " MiB" : fmt(b / 1024, 1) + " KiB"; }
   function pct(f) { return fmt(f * 100, f < 0.1 ? 2 : 1) + " %"; }
-
-  function el(tag, text, cls) {
-    var e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
-    if (cls) e.className = cls;
-    return e;
-  }
 
   function $(id) { return document.getElementById(id); }
 
@@ -186,7 +173,7 @@
 
   function start() {
     var form = $("whatif");
-    if (!form || !window.interconnectCsv) return;
+    if (!form || !shared.csv) return;
     Promise.all(TABLES.map(load)).then(function (loaded) {
       var t = {};
       TABLES.forEach(function (n, i) { t[n] = loaded[i]; });

@@ -25,6 +25,7 @@ from pipeline.publish.what_changed import (
     class_ranks,
     mart_rows,
     patch_home,
+    pipeline_slugs,
     render_page,
     stage,
     summary_line,
@@ -72,7 +73,7 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
         base = baseline_mod.load(project.docs, project.root, config.baseline)
         outcome, _, _ = stage(staged, project.docs, pages_mod.page_slugs(pages, [(c, a) for c, a, _ in campaigns]),
                               [(c, s) for c, _, s in campaigns], base)
-        ours = {p.slug() for p in pages if p.figures_of == "pipeline" and p.per_campaign is None}
+        ours = pipeline_slugs(pages)
         (staged / f"{PAGE}.md").write_text(
             render_page(project.templates, outcome, ranks, pages_mod.appendix_of(project.docs),
                         site=site, pipeline_pages=ours), encoding="utf-8")
@@ -100,7 +101,8 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
                       "changed_since_baseline": figures_changed(outcome.current),
                       "kept_from_baseline": outcome.carried,
                       "summary": MetadataValue.md(summary_line(c, "docs/what-changed.md",
-                                                               outcome.changes, ours))},
+                                                               changes=outcome.changes,
+                                                               pipeline_pages=ours))},
             check_results=results)
 
     return _what_changed

@@ -5,20 +5,20 @@ pyproject.toml's ``mkdocs.plugins`` entry point). mkdocs.yml lists the shared pa
 the campaign pages are generated, one per campaign folder, so they cannot be listed there.
 Before the build, this adds a "Deployments" section after the page that compares deployments
 and a "Point-to-point campaigns" section after Point to Point, each page named by its
-campaign id: a folder name the scan has checked (letters, digits, '.', '-', '_'), so no text
-from data reaches the navigation. A section with no page is not added.
+campaign id: a name of the manifest's rule (``CAMPAIGN_NAME``: letters, digits, '.', '-', '_'),
+so no text from data reaches the navigation. A section with no page is not added.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from mkdocs.plugins import BasePlugin
 
+from pipeline.ingest.manifest import CAMPAIGN_NAME
+
 # (folder under docs/, section title, the nav page it follows)
 SECTIONS = (("deployments", "Deployments", "ethernet-bandwidth-math.md"),
             ("p2p", "Point-to-point campaigns", "point-to-point.md"))
-_CAMPAIGN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def campaign_sections(docs_dir: Path) -> list[tuple[str, str, list[dict[str, str]]]]:
@@ -26,7 +26,7 @@ def campaign_sections(docs_dir: Path) -> list[tuple[str, str, list[dict[str, str
     out = []
     for folder, title, after in SECTIONS:
         pages = [{p.stem: f"{folder}/{p.name}"} for p in sorted((docs_dir / folder).glob("*.md"))
-                 if _CAMPAIGN_ID.fullmatch(p.stem)]
+                 if CAMPAIGN_NAME.match(p.stem)]
         if pages:
             out.append((title, after, pages))
     return out

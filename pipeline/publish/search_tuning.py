@@ -19,9 +19,10 @@ import re
 
 from mkdocs.plugins import BasePlugin
 
+from pipeline.project import CAMPAIGN_AREAS
+
 BOOSTS = {"index.md": 1.5, "ethernet-bandwidth-math.md": 1.5, "point-to-point.md": 1.5}
 CAMPAIGN_BOOST = 0.5
-CAMPAIGN_AREAS = ("deployments/", "p2p/")
 # the opening tags of the provenance blocks, as pymdownx.details and attr_list write them
 _PROVENANCE = (
     re.compile(r'<details class="(abstract)">(\s*<summary>Data behind this table)'),
@@ -33,7 +34,7 @@ _STAMP = re.compile(r'<p class="build-stamp">')
 def boost_of(src_uri: str) -> float | None:
     if src_uri in BOOSTS:
         return BOOSTS[src_uri]
-    if src_uri.startswith(CAMPAIGN_AREAS):
+    if src_uri.startswith(tuple(f"{a}/" for a in CAMPAIGN_AREAS)):
         return CAMPAIGN_BOOST
     return None
 

@@ -33,7 +33,7 @@ def site_url(project: Project) -> str:
     if "SITE_URL" in os.environ:
         return _checked(os.environ["SITE_URL"], "the environment's SITE_URL")
     path = project.publish_config
-    rel = path.relative_to(project.root).as_posix() if path.is_relative_to(project.root) else str(path)
+    rel = path.relative_to(project.root).as_posix()
     if not path.is_file():
         return ""
     try:

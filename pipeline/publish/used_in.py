@@ -23,6 +23,10 @@ from pathlib import Path
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import get_relative_url
 
+from pipeline.project import CAMPAIGN_AREAS
+
+_CAMPAIGN_PAGES = tuple(f"{area}/" for area in CAMPAIGN_AREAS)    # docs/<area>/<campaign>.md
+
 _HEADING = re.compile(r'<h([1-6]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
 _DOWNLOAD = re.compile(r"<p>Download: (.*?)</p>", re.S)
 _CSV = re.compile(r'href="(?:[^"]*/)?data/([A-Za-z0-9_]+)\.csv"')
@@ -95,7 +99,7 @@ def _used(pages: dict, page, config) -> dict[str, list[tuple[str, str, str, str]
     """table -> [(page title, page url, heading id, heading text)] over the pages shown."""
     printed = _printed(config["docs_dir"])
     shown = _nav_sources(config)
-    for area in ("deployments/", "p2p/"):       # one campaign page of each kind
+    for area in _CAMPAIGN_PAGES:                # one campaign page of each kind
         shown += sorted(s for s in pages if s.startswith(area))[:1]
     used: dict[str, list[tuple[str, str, str, str]]] = {}
     for src in shown:
@@ -132,4 +136,4 @@ def _nav_sources(config) -> list[str]:
             for value in item:
                 walk(value)
     walk(config.get("nav") or [])
-    return [s for s in out if not s.startswith(("deployments/", "p2p/"))]
+    return [s for s in out if not s.startswith(_CAMPAIGN_PAGES)]

@@ -77,6 +77,11 @@ def comparison_row(ledger_bytes: bytes, figures: int, baseline: Baseline,
     return row
 
 
+def pipeline_slugs(pages) -> set[str]:
+    """The pages whose figures time the pipeline (a shared template with ``figures_of: pipeline``)."""
+    return {p.slug() for p in pages if p.figures_of == "pipeline" and p.per_campaign is None}
+
+
 def split(changes: list[dict], pipeline_pages: set[str]) -> tuple[list[dict], list[dict]]:
     """(changes of measurements, changes of the pipeline's own benchmark figures): a page whose
     template says ``figures_of: pipeline`` (Scaling out) times the build, it measures nothing."""
@@ -88,16 +93,13 @@ def _figures(n: int) -> str:
     return f"{n} figure{'' if n == 1 else 's'}"
 
 
-def summary_line(comparison: dict, link: str = "what-changed.md",
-                 changes: list[dict] | None = None, pipeline_pages: set[str] = frozenset()) -> str:
+def summary_line(comparison: dict, link: str = "what-changed.md", *, changes: list[dict],
+                 pipeline_pages: set[str]) -> str:
     """Home's line: the measurements that changed; the pipeline's own timings named apart."""
     if not comparison["baseline_build"]:
         return (f"{SUMMARY_PREFIX} build `{comparison['build']}` is the first with a figures "
                 f"ledger ({comparison['figures']} figures); [what changed]({link}) lists nothing yet.")
-    if changes is None:
-        measured, ours = int(comparison["figures_changed"]), 0
-    else:
-        measured, ours = (figures_changed(part) for part in split(changes, pipeline_pages))
+    measured, ours = (figures_changed(part) for part in split(changes, pipeline_pages))
     tail = f" (and {_figures(ours)} of the pipeline's own benchmark)" if ours else ""
     return (f"{SUMMARY_PREFIX} {_figures(measured)} of measurements changed{tail} in build "
             f"`{comparison['build']}` since build `{comparison['baseline_build']}` "
@@ -135,8 +137,8 @@ def stage(staged: Path, docs: Path, pages: set[str], statuses: list[tuple[str, s
     return Outcome(comparison, changes, current, carried), ledger_bytes, sources_bytes
 
 
-def patch_home(staged: Path, docs: Path, comparison: dict, changes: list[dict] | None = None,
-               pipeline_pages: set[str] = frozenset()) -> bool:
+def patch_home(staged: Path, docs: Path, comparison: dict, changes: list[dict],
+               pipeline_pages: set[str]) -> bool:
     """Put the summary on Home (staged by this run, or the published Home copied in whole)."""
     page = staged / f"{HOME}.md"
     if not page.is_file():
@@ -230,7 +232,7 @@ PIPELINE_SECTION = ("Benchmark timings of the pipeline", "pipeline-benchmark",
 
 
 def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], appendix: str = "",
-                site: dict | None = None, pipeline_pages: set[str] = frozenset()) -> str:
+                site: dict | None = None, *, pipeline_pages: set[str]) -> str:
     """The What changed page; ``site`` (the row of fct_site_summary) gives its build stamp;
     the changes of ``pipeline_pages`` (benchmark timings) get a section of their own, last."""
     from markupsafe import Markup

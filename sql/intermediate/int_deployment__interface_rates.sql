@@ -1,7 +1,6 @@
 -- grain: one row per campaign, host and interface that ethtool reported
--- What "line rate" is on each interface of a deployment: the rate a tc qdisc shaped its link
--- to (manifest shaped_rate_bits_per_s), else its negotiated speed, unless the manifest marks
--- that speed nominal (a veth pair prints a fixed 10 Gbit/s): then it has none. Busy intervals
+-- What "line rate" is on each interface of a deployment (the macros line_rate and
+-- line_rate_basis of sql/macros.sql, on the manifest's shaping of its link). Busy intervals
 -- (a KV copy's link time) are found against the shaped rate, else the negotiated speed even
 -- when nominal: a threshold, not a share anyone reads.
 with ethtool as (
@@ -25,13 +24,10 @@ final as (
         ethtool.negotiated_bits_per_s,
         ends.shaped_rate_bits_per_s,
         coalesce(ends.shaped_rate_bits_per_s, ethtool.negotiated_bits_per_s) as busy_rate_bits_per_s,
-        coalesce(ends.shaped_rate_bits_per_s,
-                 case when not coalesce(ends.nominal_speed, false) then ethtool.negotiated_bits_per_s end)
+        line_rate(ends.shaped_rate_bits_per_s, ends.nominal_speed, ethtool.negotiated_bits_per_s)
             as line_rate_bits_per_s,
-        case when ends.shaped_rate_bits_per_s is not null then 'shaped rate'
-             when coalesce(ends.nominal_speed, false) then 'no line rate (nominal speed)'
-             when ethtool.negotiated_bits_per_s is not null then 'negotiated speed'
-        end as line_rate_basis
+        line_rate_basis(ends.shaped_rate_bits_per_s, ends.nominal_speed, ethtool.negotiated_bits_per_s)
+            as line_rate_basis
     from ethtool
     left join ends
         on ends.campaign = ethtool.campaign and ends.host = ethtool.host

@@ -63,19 +63,16 @@ final as (
         iperf.received_bits_per_s,
         -- of the shaped rate when the link was shaped; of the negotiated speed, unless the
         -- manifest says that speed is the driver's nominal figure (a veth pair): then there is
-        -- no line rate to take a share of
+        -- no line rate to take a share of (sql/macros.sql line_rate)
         iperf.received_bits_per_s
-            / coalesce(try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double),
-                       case when not coalesce(try_cast(campaigns.links->links.link_id->>'nominal_speed'
-                                                       as boolean), false)
-                            then coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s) end)
+            / line_rate(try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double),
+                        try_cast(campaigns.links->links.link_id->>'nominal_speed' as boolean),
+                        coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s))
             as line_rate_fraction,
-        case when campaigns.links->links.link_id->>'shaped_rate_bits_per_s' is not null then 'shaped rate'
-             when coalesce(try_cast(campaigns.links->links.link_id->>'nominal_speed' as boolean), false)
-                 then 'no line rate (nominal speed)'
-             when coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s) is not null
-                 then 'negotiated speed'
-        end as line_rate_basis,
+        line_rate_basis(try_cast(campaigns.links->links.link_id->>'shaped_rate_bits_per_s' as double),
+                        try_cast(campaigns.links->links.link_id->>'nominal_speed' as boolean),
+                        coalesce(by_if.negotiated_bits_per_s, by_ctx.negotiated_bits_per_s))
+            as line_rate_basis,
         iperf.iperf3_file,
         ping.rtt_min_s,
         ping.rtt_avg_s,

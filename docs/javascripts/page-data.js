@@ -1,6 +1,7 @@
-/* CSV as the pages publish it (RFC 4180: quoted fields with commas, doubled quotes and line
-   breaks), read into one object per row keyed by the header: window.interconnectCsv(text).
-   Used by whatif.js ("Your setup") and pairs.js (Point to Point's pair picker). */
+/* What the page scripts that compute from published data share (whatif.js, "Your setup";
+   pairs.js, Point to Point's pair picker): the CSV the pages publish, read into one object per
+   row keyed by the header (window.interconnectCsv(text)), and the way they print numbers and
+   build text-only elements (window.interconnectPage: fmt, rate, el). */
 (function () {
   "use strict";
 
@@ -34,5 +35,25 @@
     });
   }
 
+  function fmt(x, digits) {
+    return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+
+  /* A rate in bit/s as the site prints it: Gbit/s with 2 decimals, Mbit/s (none from 100), kbit/s. */
+  function rate(bits) {
+    if (bits >= 1e9) return fmt(bits / 1e9, 2) + " Gbit/s";
+    if (bits >= 1e6) return fmt(bits / 1e6, bits >= 1e8 ? 0 : 1) + " Mbit/s";
+    return fmt(bits / 1e3, 1) + " kbit/s";
+  }
+
+  /* An element holding text (set as text, never parsed as markup), with an optional class. */
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
   window.interconnectCsv = parseCsv;
+  window.interconnectPage = { csv: parseCsv, fmt: fmt, rate: rate, el: el };
 })();
