@@ -10,18 +10,24 @@ section's text and honours two hints, which this sets:
   a reader searches for ("us-west-2" found lists of file names before the table that answers
   it). The pages still show them; Data sources' headings (the campaigns) stay searchable.
 - ``search.boost`` in a page's meta: the pages readers come for (Home, Ethernet Bandwidth Math,
-  Point to Point) rank above the shared reference pages, and a campaign's own page (a lab run,
-  a deployment) below them, so its sections come after the summary that compares them.
+  Point to Point) rank above the other shared pages; the pages about the data (Data dictionary,
+  Data quality, Data sources) and a campaign's own page (a lab run, a deployment) rank below
+  them, so "RTT" finds a measured RTT before the table that defines the column.
+- numbers in the search titles kept from matching a query word's prefix (``unprefix_numbers``):
+  "ap-northeast-1" found every heading numbered 1.x.
 """
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from mkdocs.plugins import BasePlugin
 
 from pipeline.project import CAMPAIGN_AREAS
 
-BOOSTS = {"index.md": 1.5, "ethernet-bandwidth-math.md": 1.5, "point-to-point.md": 1.5}
+BOOSTS = {"index.md": 1.5, "ethernet-bandwidth-math.md": 1.5, "point-to-point.md": 1.5,
+          "data-dictionary.md": 0.5, "data-quality.md": 0.5, "data-sources.md": 0.5}
 CAMPAIGN_BOOST = 0.5
 # the opening tags of the provenance blocks, as pymdownx.details and attr_list write them
 _PROVENANCE = (
@@ -29,6 +35,9 @@ _PROVENANCE = (
     re.compile(r'<details class="(note)">(\s*<summary>(?:(?!</summary>).)*\(click to list them\)</summary>)'),
 )
 _STAMP = re.compile(r'<p class="build-stamp">')
+# where a number starts in a search title: after anything but a letter, digit or point
+_NUMBER_START = re.compile(r"(?<![\w.])(?=\d)")
+WORD_JOINER = "\u2060"
 
 
 def boost_of(src_uri: str) -> float | None:
@@ -45,6 +54,22 @@ def exclude_provenance(html: str) -> str:
     return _STAMP.sub('<p class="build-stamp" data-search-exclude>', html)
 
 
+def unprefix_numbers(title: str) -> str:
+    """A search title whose numbers no query word's prefix reaches: a word joiner (U+2060,
+    invisible, not a separator) before each. Material reads every query word as a prefix and
+    ranks a title match a thousand times a text match, so the "2" of "us-west-2" found every
+    heading with a "2.3", a "2026-08-17" or a "27B" before the pairs that name us-west-2."""
+    return _NUMBER_START.sub(WORD_JOINER, title)
+
+
+def tune_index(path: Path) -> None:
+    index = json.loads(path.read_text(encoding="utf-8"))
+    for doc in index.get("docs", []):
+        if doc.get("title"):
+            doc["title"] = unprefix_numbers(doc["title"])
+    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 class SearchTuning(BasePlugin):
     def on_page_markdown(self, markdown, page, config, files, **kwargs):
         boost = boost_of(page.file.src_uri)
@@ -56,3 +81,9 @@ class SearchTuning(BasePlugin):
 
     def on_page_content(self, html, page, config, files, **kwargs):
         return exclude_provenance(html)
+
+    def on_post_build(self, config, **kwargs):
+        # after the search plugin's (listed before this one in mkdocs.yml) has written it
+        index = Path(config["site_dir"]) / "search" / "search_index.json"
+        if index.is_file():
+            tune_index(index)

@@ -12,123 +12,12 @@ browser is a failure.
 """
 from __future__ import annotations
 
-import functools
-import os
 import re
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import yaml
 
-from conftest import REPO
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = REPO / "test-artifacts" / "browser"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 15_000
-
-
-def _nav_pages(nav) -> list[tuple[str, str]]:
-    """(title, docs-relative .md path) for every page in the nav, sections flattened."""
-    out = []
-    for item in nav:
-        for title, target in (item.items() if isinstance(item, dict) else [(item, item)]):
-            if isinstance(target, list):
-                out += _nav_pages(target)
-            elif isinstance(target, str) and target.endswith(".md"):
-                out.append((title, target))
-    return out
-
-
-class _MkdocsLoader(yaml.SafeLoader):
-    """mkdocs.yml as data: its ``!ENV [NAME, default]`` tags read as their default."""
-
-
-_MkdocsLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-NAV = _nav_pages(yaml.load((REPO / "mkdocs.yml").read_text(), Loader=_MkdocsLoader)["nav"])
-
-
-def _url_path(md: str) -> str:
-    """docs path -> site path under use_directory_urls (index.md -> '', a/b.md -> a/b/)."""
-    stem = md[:-3]
-    if stem == "index" or stem.endswith("/index"):
-        return stem[:-5]
-    return stem + "/"
-
-
-def _missing(reason: str):
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: the browser test must run; see scripts/install_browser.sh)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed (scripts/install_browser.sh)")
-    if not os.access(CHROMIUM, os.X_OK):
-        _missing(f"{CHROMIUM} is not installed (Debian package chromium; scripts/install_browser.sh)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output clean
-        pass
-
-
-@pytest.fixture(scope="module")
-def site_url(browser, built):
-    """The built site on 127.0.0.1:<free port>. Depends on ``browser`` so that a missing browser
-    skips before anything is served."""
-    handler = functools.partial(_QuietHandler, directory=str(built.site.resolve()))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
-
-
-class Visit:
-    """A fresh page that records console errors, uncaught exceptions and failed requests."""
-
-    def __init__(self, browser, **context):
-        self.context = browser.new_context(**context)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.errors.append(f"exception: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"))
-
-    def close(self):
-        self.context.close()
-
-
-@pytest.fixture
-def visit(browser):
-    opened = []
-
-    def _open(**context):
-        v = Visit(browser, **context)
-        opened.append(v)
-        return v
-
-    yield _open
-    for v in opened:
-        v.close()
-
+from site_browser import ARTIFACTS, NAV, browser, site_url, url_path, visit  # noqa: F401 (fixtures)
 
 def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "home"
@@ -152,7 +41,7 @@ def _charts_ready(page) -> None:
 def test_page_tables_and_charts_visible(site_url, visit, title, md):
     v = visit(viewport={"width": 1280, "height": 900})
     page = v.page
-    page.goto(site_url + _url_path(md), wait_until="load")
+    page.goto(site_url + url_path(md), wait_until="load")
     name = _slug(title)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     assert page.locator("article h1").count() >= 1, f"{md}: no heading rendered"
@@ -208,7 +97,7 @@ def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
                       for area in ("deployments", "p2p") for p in sorted((built.docs / area).glob("*.md"))]
     for _, md in [*NAV, *campaign_pages]:
         v = visit()
-        v.page.goto(site_url + _url_path(md), wait_until="load")
+        v.page.goto(site_url + url_path(md), wait_until="load")
         for src in v.page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)"):
             shown.add(src[len(site_url):])
             # and its phone variant, which the figure names beside it (tests/publish/charts/test_narrow_charts.py)
@@ -423,7 +312,7 @@ def test_a_quantity_never_wraps_between_number_and_unit_on_a_phone(site_url, vis
 def test_every_chart_opens_at_full_size_on_a_click(site_url, visit, title, md):
     v = visit(viewport={"width": 390, "height": 844})
     page = v.page
-    page.goto(site_url + _url_path(md), wait_until="load")
+    page.goto(site_url + url_path(md), wait_until="load")
     _charts_ready(page)
     hrefs = page.locator("article a.chart-enlarge").evaluate_all("es => es.map(e => e.href)")
     assert hrefs, f"{md}: no chart"
@@ -470,7 +359,7 @@ MIN_SCALED_CHART_TEXT_PX = 9
 def test_every_page_at_each_width_and_palette(site_url, visit, title, md, width, height, scheme):
     v = visit(viewport={"width": width, "height": height}, color_scheme=scheme)
     page = v.page
-    page.goto(site_url + _url_path(md), wait_until="load")
+    page.goto(site_url + url_path(md), wait_until="load")
     _charts_ready(page)
     # The record of the page is its first screen; the rest is asserted from the DOM below. A
     # full-page PNG of the Data dictionary at 1440 px (10 MB) failed under load with "Unable to
@@ -549,7 +438,7 @@ DECISION_PAGES = [(t, m) for t, m in NAV if m in ("index.md", "ethernet-bandwidt
 def test_the_bottom_line_is_on_the_first_screen(site_url, visit, title, md, width, height):
     v = visit(viewport={"width": width, "height": height})
     page = v.page
-    page.goto(site_url + _url_path(md), wait_until="load")
+    page.goto(site_url + url_path(md), wait_until="load")
     box = page.locator("article .admonition.abstract").first
     assert box.locator(".admonition-title").inner_text().strip() == "Bottom line"
     top = box.bounding_box()

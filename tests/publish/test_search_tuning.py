@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import json
 
-from pipeline.publish.search_tuning import CAMPAIGN_BOOST, boost_of, exclude_provenance
+from pipeline.publish.search_tuning import (
+    CAMPAIGN_BOOST,
+    WORD_JOINER,
+    boost_of,
+    exclude_provenance,
+    tune_index,
+    unprefix_numbers,
+)
 
 NOTE = ('<details class="abstract">\n<summary>Data behind this table: 3 raw file(s)</summary>\n'
         '<ul><li>p2p/a/ping/x.txt · sha256 0123</li></ul></details>')
@@ -27,7 +34,29 @@ def test_provenance_blocks_and_the_stamp_are_marked_and_nothing_else():
 def test_boosts():
     assert boost_of("point-to-point.md") > 1 and boost_of("index.md") > 1
     assert boost_of("deployments/lab-rpc-tbf050.md") == boost_of("p2p/aws.md") == CAMPAIGN_BOOST < 1
-    assert boost_of("data-dictionary.md") is None
+    assert boost_of("data-dictionary.md") < 1 and boost_of("data-sources.md") < 1
+    assert boost_of("scaling-out.md") is None
+
+
+def test_a_number_in_a_search_title_starts_after_a_word_joiner():
+    j = WORD_JOINER
+    # "2.3": one number (the "3" follows a point); "2026-08-17": three (each follows a hyphen,
+    # the query reader's separator); "Qwen3.8-27B": "27B" follows a hyphen, "3.8" a letter
+    assert unprefix_numbers("2.3 Feasibility matrix") == f"{j}2.3 Feasibility matrix"
+    assert unprefix_numbers("(2026-08-17)") == f"({j}2026-{j}08-{j}17)"
+    assert unprefix_numbers("Qwen3.8-27B") == f"Qwen3.8-{j}27B"
+    assert unprefix_numbers("hidden_size") == "hidden_size"
+
+
+def test_the_index_file_keeps_its_text_and_changes_titles_only(tmp_path):
+    path = tmp_path / "search_index.json"
+    path.write_text(json.dumps({"config": {"separator": "x"}, "docs": [
+        {"location": "a/#b", "title": "0.5 Decode (5 positions)", "text": "5 positions"},
+        {"location": "c/", "title": "", "text": "x"}]}))
+    tune_index(path)
+    docs = json.loads(path.read_text())["docs"]
+    assert docs[0]["title"] == f"{WORD_JOINER}0.5 Decode ({WORD_JOINER}5 positions)"
+    assert docs[0]["text"] == "5 positions" and docs[1] == {"location": "c/", "title": "", "text": "x"}
 
 
 def test_the_built_index_has_no_provenance_list_and_ranks_campaign_pages_lower(built):
@@ -43,5 +72,7 @@ def test_the_built_index_has_no_provenance_list_and_ranks_campaign_pages_lower(b
     assert boosts["point-to-point"] == boost_of("point-to-point.md")
     campaign = [d.get("boost") for d in docs if d["location"].startswith(("deployments/", "p2p/"))]
     assert campaign and set(campaign) == {CAMPAIGN_BOOST}
+    assert all(WORD_JOINER + "2.3" not in d["text"] for d in docs)
+    assert any(d["title"].startswith(WORD_JOINER + "2.3") for d in docs)   # §2.3's title
     # every page's own sections are still there
     assert any(d["location"].startswith("point-to-point/#region-pairs") for d in docs)
