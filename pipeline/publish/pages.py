@@ -28,6 +28,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from pipeline.project import AREA_OF_KIND
+from pipeline.publish.chart_links import chart_link, marts_by_file
 from pipeline.publish.figures import anchors as figure_anchors
 from pipeline.publish.figures.ledger import page_rows
 from pipeline.publish.figures.tracked import recording, track_rows
@@ -250,7 +251,8 @@ def render(con, page: Page, env: Environment | None = None, lineage=None,
         base = base or slug
         if base == slug and charts_shown is not None:
             charts_shown.append(file)
-        return url(f"{base}/{file}")
+        return chart_link(url(f"{base}/{file}"), [(m, url(csv_path(base, m)))
+                                                  for m in marts_by_file().get(file, ())])
 
     def site_stamp() -> dict | None:
         """The row of main.fct_site_summary, the shared pages' build stamp; None before it is
