@@ -16,6 +16,11 @@
    which it is (data-variant "full" or "narrow", data-scale). A click still opens the full
    SVG. Without JavaScript the <img> stays.
 
+   Each mark with a value (a heatmap cell, a point: its SVG <title>, pipeline/publish/charts/svg.py)
+   shows it on hover (the browser's own tooltip) and on a tap or click, in a box beside the mark
+   (div.chart-value), instead of opening the chart; a tap anywhere else closes the box, a tap
+   on the chart away from a mark still opens it at full size.
+
    When every chart is done, <html data-charts="ready"> tells the browser test so. */
 (function () {
   "use strict";
@@ -97,7 +102,34 @@
     document.querySelectorAll("article svg.chart").forEach(scale);
   }
 
+  // The mark under a click that carries a value: an element of an inline chart (not the
+  // chart itself, whose <title> is its caption) with a <title> child.
+  function valued(target) {
+    for (var n = target; n && n.nodeName !== "svg"; n = n.parentNode) {
+      if (n.querySelector && n.querySelector(":scope > title")) return n;
+    }
+    return null;
+  }
+
+  function showValue(event) {
+    var old = document.querySelector(".chart-value");
+    if (old) old.remove();
+    var mark = event.target.closest && event.target.closest("svg.chart") && valued(event.target);
+    if (!mark) return;
+    event.preventDefault();     // a tap on a mark reads its value, not the full-size chart
+    var box = document.createElement("div");
+    box.className = "chart-value";
+    box.setAttribute("role", "status");
+    box.textContent = mark.querySelector(":scope > title").textContent;
+    var r = mark.getBoundingClientRect();
+    box.style.left = Math.max(4, Math.min(window.scrollX + r.left, window.scrollX +
+                                          document.documentElement.clientWidth - 260)) + "px";
+    box.style.top = (window.scrollY + r.bottom + 6) + "px";
+    document.body.appendChild(box);
+  }
+
   function run() {
+    document.addEventListener("click", showValue);
     var imgs = document.querySelectorAll('article a.chart-enlarge > img[src$=".svg"]');
     var jobs = Array.prototype.map.call(imgs, function (img) {
       return inline(img).catch(function (e) { console.warn("chart kept as an image:", e); });

@@ -13,16 +13,21 @@ CLASS_FILLS = ["#c7e9c0", "#fee391", "#fcae91"]
 
 
 def _feasibility_cell(c, x, y, cw, ch) -> list[str]:
+    what = None if c is None else (
+        f"{c['model_label']}, {c['scheme_label']}, batch {c['batch_size']}, "
+        f"{c['tokens_per_s']:g} tok/s per sequence on {c['link_label']}: ")
     # A missing cell is unfilled with text in the page's ink; a class's cell keeps black text
     # on its own light fill in either palette (docs/javascripts/charts.js).
     if c is None or c["usable_share_fraction"] is None:
         fill, label, ink = "none", "—", ""
+        what = what and what + "not computed"
     else:
         fill = CLASS_FILLS[min(c["feasibility_sort_order"], len(CLASS_FILLS)) - 1]
         label, ink = f"{c['usable_share_fraction'] * 100:.1f} %", ' fill="#000000"'
+        what += f"{label} of the usable rate ({c['feasibility_label']})"
     w = cw if isinstance(cw, int) else svg.num(cw)
     return [f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="{w}" height="{ch}" fill="{fill}" '
-            f'stroke="#ffffff"/>', svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink)]
+            f'stroke="#ffffff">{svg.value_title(what)}</rect>', svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink)]
 
 
 def _feasibility_legend(classes, x, y, step) -> list[str]:

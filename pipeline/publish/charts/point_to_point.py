@@ -23,7 +23,7 @@ BANDWIDTH_PALETTE = ((239, 243, 255), (8, 48, 107))
 
 # ------------------------------------------------------------------------------------ heatmaps
 def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word: str,
-            narrow: bool = False) -> str:
+            narrow: bool = False, words=None) -> str:
     """Receiver rows x sender columns. Narrow: 24-40 px cells, the sender names written upwards
     above their columns, the receiver names in an 80 px margin (longer ones wrapped); more
     regions than fit in svg.NARROW make it wider (and the page then shows the full chart)."""
@@ -90,8 +90,11 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
             t = (c["v"] - lo) / (hi - lo) if hi > lo else 0.5
             fill, label = svg.shade(t, palette), fmt(c["v"])
             ink = f' fill="{"#ffffff" if t > 0.55 else "#000000"}"'
+        what = None if c["is_diagonal"] else (
+            f'{c["receiver_name"]} from {c["sender_name"]}: '
+            f'{"not measured" if c["v"] is None else (words or fmt)(c["v"])}')
         body.append(f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="{cw if isinstance(cw, int) else svg.num(cw)}" '
-                    f'height="{ch}" fill="{fill}" stroke="#ffffff"/>')
+                    f'height="{ch}" fill="{fill}" stroke="#ffffff">{svg.value_title(what)}</rect>')
         body.append(svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink))
     if values:
         bar_x = 24 if narrow else left
@@ -105,6 +108,10 @@ def _rate(bps: float) -> str:
     return f"{bps / 1e9:.2f} G" if bps >= 1e9 else f"{bps / 1e6:.0f} M"
 
 
+def _nccl_words(bps: float) -> str:
+    return f"{bps / 1e6:,.0f} Mbit/s, NCCL bandwidth"
+
+
 def _gbit(bps: float) -> str:
     """Gbit/s in at most four characters, for a 26 px cell: 0.85, 1.23, 12.3."""
     g = bps / 1e9
@@ -113,17 +120,18 @@ def _gbit(bps: float) -> str:
 
 def delay_matrix(con, narrow: bool = False) -> str:
     return heatmap(con, "rtt_avg_s", "Delay: ping average (ms), receiver row x sender column",
-                   lambda v: f"{v * 1e3:.0f}", DELAY_PALETTE, "shortest", "longest: worst", narrow)
+                   lambda v: f"{v * 1e3:.0f}", DELAY_PALETTE, "shortest", "longest: worst", narrow,
+                   words=lambda v: f"{v * 1e3:.1f} ms, ping average")
 
 
 def bandwidth_matrix(con, narrow: bool = False) -> str:
     if narrow:
         return heatmap(con, "nccl_bits_per_s",
                        "NCCL bandwidth (Gbit/s), receiver row x sender column", _gbit,
-                       BANDWIDTH_PALETTE, "lowest: worst", "highest", narrow)
+                       BANDWIDTH_PALETTE, "lowest: worst", "highest", narrow, words=_nccl_words)
     return heatmap(con, "nccl_bits_per_s",
                    "NCCL bandwidth (bit/s, M = 10^6, G = 10^9), receiver row x sender column", _rate,
-                   BANDWIDTH_PALETTE, "lowest: worst", "highest")
+                   BANDWIDTH_PALETTE, "lowest: worst", "highest", words=_nccl_words)
 
 
 # --------------------------------------------------------------------------------- line charts
@@ -170,7 +178,9 @@ def line_chart(series: list[tuple[str, list[tuple[float, float]]]], title: str, 
         lx, ly = slots[idx]
         body += [f'<g data-series="{escape(name)}">',
                  f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>',
-                 *(svg.marker(idx, sx(x), sy(y), color) for x, y in points), "</g>",
+                 *(svg.marker(idx, sx(x), sy(y), color,
+                              value=f"{name}: {y:.4g} ({ylabel}) at {x:.4g} ({xlabel})")
+                   for x, y in points), "</g>",
                  f'<line x1="{svg.num(lx - 12)}" y1="{svg.num(ly)}" x2="{svg.num(lx + 12)}" y2="{svg.num(ly)}" '
                  f'stroke="{color}" stroke-width="2"/>',
                  svg.marker(idx, lx, ly, color, legend=True),
