@@ -116,8 +116,9 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
         w = mats["what_changed"][-1]
         failing = [f"{name}: {int(m.get('regressions') or 0)}"
                    for name, passed, m in _check_evaluations(result) if not passed]
-        r.phases.append(f"what changed: {w.get('changed_since_baseline', 0)} figure(s) changed "
-                        f"since {w.get('baseline', '')} (build {w.get('build', '')}); "
+        r.phases.append(f"what changed: {w.get('changed_since_baseline', 0)} measured figure(s) "
+                        f"changed since {w.get('baseline', '')} (build {w.get('build', '')}), "
+                        f"{w.get('pipeline_figures_changed', 0)} of the pipeline's own timings; "
                         f"regressions: {'; '.join(failing) or 'none'}")
     if "docs" in mats:
         d = mats["docs"][-1]

@@ -19,13 +19,13 @@ from pipeline.publish import pages as pages_mod
 from pipeline.publish.docs_swap import staging_dir
 from pipeline.publish.figures import baseline as baseline_mod
 from pipeline.publish.figures import regressions
-from pipeline.publish.figures.diff import figures_changed
 from pipeline.publish.what_changed import (
     PAGE,
     class_ranks,
     mart_rows,
     patch_home,
     pipeline_slugs,
+    counts,
     render_page,
     stage,
     summary_line,
@@ -94,11 +94,14 @@ def what_changed_asset(page_keys: list[str], pages: list[pages_mod.Page], deps: 
                               f"- `{h['figure_id']}`: {h['old_text']} → {h['new_text']}"
                               for h in hits[:20]) or "none")}))
         c = outcome.comparison
+        measured, timings = counts(outcome.current, ours)
         return MaterializeResult(
             metadata={"build": c["build"], "baseline_build": c["baseline_build"],
                       "baseline": base.source, "figures": int(c["figures"]),
                       "figures_changed": int(c["figures_changed"]),
-                      "changed_since_baseline": figures_changed(outcome.current),
+                      # measurements, and apart the pipeline's own benchmark timings
+                      "changed_since_baseline": measured,
+                      "pipeline_figures_changed": timings,
                       "kept_from_baseline": outcome.carried,
                       "summary": MetadataValue.md(summary_line(c, "docs/what-changed.md",
                                                                changes=outcome.changes,

@@ -89,6 +89,13 @@ def split(changes: list[dict], pipeline_pages: set[str]) -> tuple[list[dict], li
     return [c for c in changes if c["page"] not in pipeline_pages], ours
 
 
+def counts(changes: list[dict], pipeline_pages: set[str]) -> tuple[int, int]:
+    """(figures of measurements changed, figures of the pipeline's own timings changed): the
+    build's summary line and the asset's metadata count them apart, as Home's line does."""
+    measured, ours = split(changes, pipeline_pages)
+    return figures_changed(measured), figures_changed(ours)
+
+
 def _figures(n: int) -> str:
     return f"{n} figure{'' if n == 1 else 's'}"
 

@@ -75,7 +75,7 @@ def history(tmp_path_factory):
 def test_unchanged_tree_changes_no_docs_byte(history):
     # the copy's baseline is its own docs/: the same figures are the same build, its page kept
     assert history["after_first"] == history["committed"]
-    assert "what changed: 0 figure(s) changed since the previous build in docs/" \
+    assert "what changed: 0 measured figure(s) changed since the previous build in docs/" \
         in history["first"].stderr
 
 
@@ -105,6 +105,11 @@ def test_halving_one_iperf3_run_lists_exactly_its_figures(history):
     assert (f"**What changed:** 2 figures of measurements changed in build `{comparison['build']}` "
             f"since build `{comparison['baseline_build']}`") in home
     assert "**2**\nof measurements, 0 of the pipeline's own benchmark" in page
+    # the build's summary line counts the same way: the two measurements, no timing
+    assert ("what changed: 2 measured figure(s) changed since the previous build in docs/"
+            in history["halved"].stderr)
+    assert "changed since" in history["halved"].stderr and \
+        ", 0 of the pipeline's own timings;" in history["halved"].stderr
 
 
 def test_throughput_regression_check_is_raised(history):
@@ -134,7 +139,7 @@ def test_anchor_of_each_figure_is_a_heading_of_its_page(history):
 def test_building_again_gives_byte_identical_docs(history):
     assert history["after_again"] == history["after_halving"]
     # and says so: nothing changed since the build it is compared with
-    assert "what changed: 0 figure(s) changed" in history["again"].stderr
+    assert "what changed: 0 measured figure(s) changed" in history["again"].stderr
 
 
 def test_adding_a_campaign_lists_it_as_added(history, tmp_path):

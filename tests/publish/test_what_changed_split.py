@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.publish.what_changed import Outcome, render_page, split, summary_line
+from pipeline.publish.what_changed import Outcome, counts, render_page, split, summary_line
 
 from conftest import REPO
 
@@ -32,6 +32,13 @@ def test_split_by_page():
     assert [c["figure_id"] for c in ours] == ["scaling-out#parse_s", "scaling-out#build_s",
                                              "scaling-out#peak_mb"]
     assert [c["page"] for c in measured] == ["point-to-point", "index"]
+
+
+def test_the_build_summary_counts_measurements_and_timings_apart():
+    # measured: point-to-point's moved figure (1) + index's added row of 3 figures = 4;
+    # timings: scaling-out's three entries, one figure each = 3
+    assert counts(CHANGES, {"scaling-out"}) == (4, 3)
+    assert counts(CHANGES, set()) == (7, 0)
 
 
 def test_homes_line_counts_measurements_and_names_the_timings_apart():
