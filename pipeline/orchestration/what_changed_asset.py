@@ -22,10 +22,10 @@ from pipeline.publish.figures import regressions
 from pipeline.publish.what_changed import (
     PAGE,
     class_ranks,
+    counts,
     mart_rows,
     patch_home,
     pipeline_slugs,
-    counts,
     render_page,
     stage,
     summary_line,

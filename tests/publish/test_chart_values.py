@@ -1,5 +1,5 @@
 """A chart mark's value on a tap (a phone) and on a click (a desktop): docs/javascripts/charts.js
-shows the mark's SVG <title> (pipeline/publish/charts/svg.py value_title) in a box beside it,
+shows the mark's SVG <title> (pipeline/publish/charts/svg.py mark) in a box beside it,
 and the tap does not open the chart at full size."""
 from __future__ import annotations
 

@@ -26,8 +26,9 @@ def _feasibility_cell(c, x, y, cw, ch) -> list[str]:
         label, ink = f"{c['usable_share_fraction'] * 100:.1f} %", ' fill="#000000"'
         what += f"{label} of the usable rate ({c['feasibility_label']})"
     w = cw if isinstance(cw, int) else svg.num(cw)
-    return [f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="{w}" height="{ch}" fill="{fill}" '
-            f'stroke="#ffffff">{svg.value_title(what)}</rect>', svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink)]
+    return [svg.mark("rect", f'x="{svg.num(x)}" y="{svg.num(y)}" width="{w}" height="{ch}" '
+                             f'fill="{fill}" stroke="#ffffff"', what),
+            svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink)]
 
 
 def _feasibility_legend(classes, x, y, step) -> list[str]:

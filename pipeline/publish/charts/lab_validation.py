@@ -61,19 +61,18 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
     for idx, series in enumerate(dict.fromkeys(r["series"] for r in rows)):
         color = svg.PALETTE[idx % len(svg.PALETTE)]
         srows = [r for r in rows if r["series"] == series]
-        pred = [(r, "predicted") for r in srows if r["predicted"] is not None]
-        meas = [(r, "measured") for r in srows if r["measured"] is not None]
-        for kind, points, mark in (("predicted", pred, PREDICTED_MARK), ("measured", meas, MEASURED_MARK)):
+        for kind, mark in (("predicted", PREDICTED_MARK), ("measured", MEASURED_MARK)):
             name = f"{kind}, {series}"
             body.append(f'<g data-series="{escape(name)}">')
-            xy = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r[k])) for r, k in points]
+            points = [r for r in srows if r[kind] is not None]
+            xy = [(sx(r["tcp_bits_per_s"] / 1e6), sy(r[kind])) for r in points]
             if kind == "predicted" and len(points) > 1:
                 path = " ".join(f"{svg.num(x)},{svg.num(y)}" for x, y in xy)
                 body.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
                             f'stroke-width="1.5" stroke-dasharray="4 3"/>')
             body += [svg.marker(mark, x, y, color, value=(
-                f"{kind}, {r['campaign']}: {r[k]:.4g} ({ylabel}) on a "
-                f"{r['tcp_bits_per_s'] / 1e6:.4g} Mbit/s TCP link")) for (x, y), (r, k) in zip(xy, points)]
+                f"{kind}, {r['campaign']}: {r[kind]:.4g} ({ylabel}) on a "
+                f"{r['tcp_bits_per_s'] / 1e6:.4g} Mbit/s TCP link")) for (x, y), r in zip(xy, points)]
             body.append("</g>")
             lx, ly = next(slots)
             body.append(svg.marker(mark, lx, ly, color, legend=True))

@@ -93,8 +93,9 @@ def heatmap(con, field: str, title: str, fmt, palette, low_word: str, high_word:
         what = None if c["is_diagonal"] else (
             f'{c["receiver_name"]} from {c["sender_name"]}: '
             f'{"not measured" if c["v"] is None else (words or fmt)(c["v"])}')
-        body.append(f'<rect x="{svg.num(x)}" y="{svg.num(y)}" width="{cw if isinstance(cw, int) else svg.num(cw)}" '
-                    f'height="{ch}" fill="{fill}" stroke="#ffffff">{svg.value_title(what)}</rect>')
+        body.append(svg.mark("rect", f'x="{svg.num(x)}" y="{svg.num(y)}" '
+                                     f'width="{cw if isinstance(cw, int) else svg.num(cw)}" '
+                                     f'height="{ch}" fill="{fill}" stroke="#ffffff"', what))
         body.append(svg.text(x + cw / 2, y + ch / 2 + 4, label, extra=ink))
     if values:
         bar_x = 24 if narrow else left

@@ -133,19 +133,20 @@ MARKERS = ("M-3.5,0a3.5,3.5 0 1,0 7,0a3.5,3.5 0 1,0 -7,0", "M-3,-3h6v6h-6z",
            "M0,-4L3.6,3L-3.6,3z", "M0,-4.2L4.2,0L0,4.2L-4.2,0z")
 
 
-def value_title(value: str | None) -> str:
-    """A mark's value in words, as its SVG <title>: shown on hover, and on a tap or a key by
-    docs/javascripts/charts.js. Empty for a mark without one."""
-    return "" if value is None else f"<title>{escape(value)}</title>"
+def mark(tag: str, attrs: str, value: str | None) -> str:
+    """A mark (``<tag attrs/>``) carrying its value in words as its SVG <title>: shown on hover,
+    and on a tap or click by docs/javascripts/charts.js. Without a value it stays empty."""
+    if value is None:
+        return f"<{tag} {attrs}/>"
+    return f"<{tag} {attrs}><title>{escape(value)}</title></{tag}>"
 
 
 def marker(idx: int, x: float, y: float, color: str, legend: bool = False,
            value: str | None = None) -> str:
     fill = color if idx % (2 * len(MARKERS)) < len(MARKERS) else "#ffffff"
-    tag = ' data-legend="1"' if legend else ""
-    end = "/>" if value is None else f">{value_title(value)}</path>"
-    return (f'<path{tag} transform="translate({num(x)} {num(y)})" d="{MARKERS[idx % len(MARKERS)]}" '
-            f'fill="{fill}" stroke="{color}" stroke-width="1.5"{end}')
+    tag = 'data-legend="1" ' if legend else ""
+    return mark("path", f'{tag}transform="translate({num(x)} {num(y)})" d="{MARKERS[idx % len(MARKERS)]}" '
+                        f'fill="{fill}" stroke="{color}" stroke-width="1.5"', value)
 
 
 def legend_slots(narrow: bool, left: float, pw: float, top: float, ph: float, n: int,
