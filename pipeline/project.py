@@ -14,7 +14,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # The campaign areas under raw_data/ and the kind of campaign each holds (a manifest's
 # ``kind:``, a per-campaign page's ``per_campaign:``).
-KIND_OF_AREA = {"deployments": "deployment", "p2p": "p2p"}
+KIND_OF_AREA = {"deployments": "deployment", "p2p": "p2p", "labs": "lab_series"}
 AREA_OF_KIND = {kind: area for area, kind in KIND_OF_AREA.items()}
 CAMPAIGN_AREAS = tuple(KIND_OF_AREA)
 

@@ -12,8 +12,10 @@ from pipeline.collect import ethtool, gguf, iperf3, journal, llama_log, netdev, 
 from pipeline.collect import netns_lab as lab
 from pipeline.collect.campaign import CollectError, command_line
 from pipeline.collect.llama_lab import run as llama_lab
+from pipeline.collect.llama_lab import series as llama_lab_series
 
-MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab, scaffold)
+MODULES = (netdev, iperf3, ping, journal, llama_log, gguf, ethtool, lab, llama_lab, llama_lab_series,
+           scaffold)
 
 
 def build_parser() -> argparse.ArgumentParser:

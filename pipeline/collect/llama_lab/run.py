@@ -99,15 +99,18 @@ def driven_tasks(log: Path) -> list[int]:
             and r.get("task_id") is not None]
 
 
-def _start_logged(ns: str, common: list[str], host: str, role: str, argv: list[str],
-                  extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_logged(ns: str, common: list[str], host: str, role: str, argv: list[str],
+                 extra_env: dict[str, str] | None = None, cpu: int | None = None) -> subprocess.Popen:
+    """``argv`` under the llama-log collector in namespace ``ns``; pinned to one core when
+    ``cpu`` is given (taskset's affinity is inherited by the collector's child)."""
     env = {**child_env(), **(extra_env or {})}
-    return subprocess.Popen(collector(ns, "llama-log", *common, "--host", host, "--role", role,
-                                     "--", *argv),
+    pin = [] if cpu is None else ["taskset", "-c", str(cpu)]
+    return subprocess.Popen(pin + collector(ns, "llama-log", *common, "--host", host, "--role", role,
+                                            "--", *argv),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _drive(lab: Lab, args: list[str]) -> str:
+def drive_server(lab: Lab, args: list[str]) -> str:
     r = subprocess.run(["ip", "netns", "exec", lab.ns_a, sys.executable, "-m", "pipeline.collect.llama_lab.drive",
                         "--port", str(HTTP_PORT), *args],
                        env=child_env(), capture_output=True, text=True, check=False, timeout=1800)
@@ -166,13 +169,13 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
                               "captured_by": "pipeline/collect/llama_lab/run.py (the file that configured "
                                              "llama-server)"},
             data=env_text(values, rate_mbit).encode())], quiet=True)
-        rpc = _start_logged(lab.ns_b, common, WORKER, "worker",
+        rpc = start_logged(lab.ns_b, common, WORKER, "worker",
                             [str(binaries / "ggml-rpc-server"), "-H", WORKER_ADDR,
                              "-p", str(RPC_PORT), "-t", "1"])
         wait_listen(lab.ns_b, RPC_PORT, timeout=60)
-        server = _start_logged(lab.ns_a, common, HEAD, "head", [str(binaries / "llama-server")],
+        server = start_logged(lab.ns_a, common, HEAD, "head", [str(binaries / "llama-server")],
                                extra_env=values)
-        _drive(lab, ["--wait-only"])     # the weights are uploaded and the warmup is done
+        drive_server(lab, ["--wait-only"])     # the weights are uploaded and the warmup is done
         # The captures start on a quiet link: their first seconds are the idle baseline
         # (ref_measurement_params.idle_guard_s) that the window traffic subtracts.
         for ns, side in ((lab.ns_a, head_side), (lab.ns_b, worker_side)):
@@ -182,7 +185,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         for proc in samplers:
             wait_ready(proc)
         time.sleep(IDLE_LEAD_S)
-        drive = _drive(lab, ["--prompt-tokens", str(prompt_tokens),
+        drive = drive_server(lab, ["--prompt-tokens", str(prompt_tokens),
                              "--decode-tokens", str(decode_tokens), "--seed", str(seed)])
         report = json.loads(drive)
         time.sleep(1.0)          # the last RPC replies and an idle tail

@@ -1,0 +1,88 @@
+-- grain: one row per lab series campaign, measured quantity and model
+-- key: campaign, quantity, model
+-- Each model's fit and how it did on the rates it never saw (fct_lab_series_validation):
+-- median absolute error, how many validated medians its range holds, and the range's width.
+-- The targets (ref_measurement_params lab_target_*: median absolute error <= 5 %, >= 90 % of
+-- validated medians inside, range <= +/-10 % at every rate); meets_targets says whether all hold.
+-- column series: the lab series (manifest params.lab_series)
+-- column quantity: prefill, decode step or KV snapshot
+-- column sort_order: the quantity's order: prefill, decode step, KV snapshot
+-- column model: additive or corrected (int_lab__series_fit)
+-- column intercept_s: the fitted time with no wire time (compute and fixed costs), seconds
+-- column slope_bytes: the fitted bytes per run of the quantity that cost wire time (prefill: the
+--    whole prompt; decode: one step; snapshot: the copy)
+-- column knee_bits_per_s: the TCP rate above which the wire hides behind compute (corrected prefill);
+--    empty when the model has no knee
+-- column range_fraction: h, the range's half-width as a fraction of the predicted time
+-- column range_quantile: the quantile of the calibration runs' absolute relative errors that is h
+--    (ref_measurement_params.lab_range_quantile)
+-- column calibration_runs: runs the fit saw
+-- column calibration_rates: rates (links) the fit saw, the unshaped link included
+-- column calibrated_min_bits_per_s: the slowest calibrated TCP rate: the range of rates the model
+--    holds for starts here
+-- column calibrated_max_bits_per_s: the fastest calibrated TCP rate (the unshaped veth)
+-- column validated_rates: rates the model predicted without seeing them
+-- column median_abs_error_fraction: the median of |predicted / measured - 1| over the validated rates
+-- column max_abs_error_fraction: the largest |predicted / measured - 1| over the validated rates
+-- column inside_range_fraction: the share of validated medians inside the model's range
+-- column max_range_half_width_fraction: the widest half-width of the published range, relative to
+--    the prediction, over every rate
+-- column meets_targets: the three lab_target_* parameters hold (median error, share inside,
+--    half-width); false when no rate was validated
+with targets as (
+    select
+        max(value::double) filter (where parameter = 'lab_target_median_error') as median_error,
+        max(value::double) filter (where parameter = 'lab_target_inside_range') as inside_range,
+        max(value::double) filter (where parameter = 'lab_target_half_width') as half_width
+    from ref_measurement_params
+),
+fit as (
+    select * from int_lab__series_fit
+),
+validation as (
+    select * from fct_lab_series_validation
+),
+scores as (
+    select
+        campaign, quantity, model,
+        any_value(series) as series,
+        any_value(sort_order) as sort_order,
+        count(*) filter (where role = 'validation') as validated_rates,
+        median(abs(error_fraction)) filter (where role = 'validation') as median_abs_error_fraction,
+        max(abs(error_fraction)) filter (where role = 'validation') as max_abs_error_fraction,
+        avg(inside_range::int) filter (where role = 'validation') as inside_range_fraction,
+        max(greatest(predicted_high / predicted - 1, 1 - predicted_low / predicted))
+            as max_range_half_width_fraction
+    from validation
+    group by all
+),
+final as (
+    select
+        f.campaign,
+        s.series,
+        f.quantity,
+        s.sort_order,
+        f.model,
+        f.intercept as intercept_s,
+        f.slope as slope_bytes,
+        case when f.knee > 0 then bytes_to_bits(1 / f.knee) end as knee_bits_per_s,
+        f.range_fraction,
+        f.range_quantile,
+        f.calibration_runs,
+        f.calibration_rates,
+        bytes_to_bits(f.calibrated_min_bytes_per_s) as calibrated_min_bits_per_s,
+        bytes_to_bits(f.calibrated_max_bytes_per_s) as calibrated_max_bits_per_s,
+        s.validated_rates,
+        s.median_abs_error_fraction,
+        s.max_abs_error_fraction,
+        s.inside_range_fraction,
+        s.max_range_half_width_fraction,
+        coalesce(s.median_abs_error_fraction <= t.median_error
+                 and s.inside_range_fraction >= t.inside_range
+                 and s.max_range_half_width_fraction <= t.half_width, false) as meets_targets
+    from fit as f
+    join scores as s using (campaign, quantity, model)
+    cross join targets as t
+)
+select * from final
+order by campaign, sort_order, model
