@@ -4,7 +4,7 @@ A mkdocs plugin (``campaign-nav`` in mkdocs.yml's plugins, registered like ``use
 pyproject.toml's ``mkdocs.plugins`` entry point). mkdocs.yml lists the shared pages by hand;
 the campaign pages are generated, one per campaign folder, so they cannot be listed there.
 Before the build, this adds a "Deployments" section after the page that compares deployments
-and a "Point-to-point campaigns" section after Point to Point, each page named by its
+(and a "Lab series" section after it), a "Point-to-point campaigns" section after Point to Point, each page named by its
 campaign id: a name of the manifest's rule (``CAMPAIGN_NAME``: letters, digits, '.', '-', '_'),
 so no text from data reaches the navigation. A section with no page is not added.
 """
@@ -18,6 +18,7 @@ from pipeline.ingest.manifest import CAMPAIGN_NAME
 
 # (folder under docs/, section title, the nav page it follows)
 SECTIONS = (("deployments", "Deployments", "ethernet-bandwidth-math.md"),
+            ("labs", "Lab series", "ethernet-bandwidth-math.md"),
             ("p2p", "Point-to-point campaigns", "point-to-point.md"))
 
 
@@ -37,7 +38,8 @@ def with_campaigns(nav: list, docs_dir: Path) -> list:
     it); a section the nav already has is left as it is."""
     nav = list(nav)
     titles = {next(iter(item)) for item in nav if isinstance(item, dict)}
-    for title, after, pages in campaign_sections(docs_dir):
+    # in reverse, so sections that follow the same page keep SECTIONS' order
+    for title, after, pages in reversed(campaign_sections(docs_dir)):
         if title in titles:
             continue
         at = next((i + 1 for i, item in enumerate(nav)

@@ -13,18 +13,6 @@ from pipeline.publish.charts import Chart, svg
 MEASURED_MARK, PREDICTED_MARK = 0, 4      # filled circle; hollow circle (svg.MARKERS order)
 
 
-def _decade_ticks(lo: float, hi: float, steps=(1, 2, 5)) -> list[float]:
-    """steps x 10^n inside [lo, hi] (Mbit/s): 1, 2, 5 on the full chart, powers of ten on the
-    phone's, where 11 px labels of 1000 and 2000 would collide."""
-    ticks = []
-    for n in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
-        for m in steps:
-            v = m * 10 ** n
-            if lo <= v <= hi:
-                ticks.append(v)
-    return ticks
-
-
 def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
                narrow: bool = False) -> str:
     """Measured and predicted ``quantity`` (times ``scale``) of each run against its rate."""
@@ -54,7 +42,7 @@ def validation(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
                   "link TCP rate, iperf3 (Mbit/s, log scale)", ylabel, ymax, sy,
                   xlabel_y=top + ph + 34 if narrow else None)
     slots = iter(svg.legend_slots(narrow, left, pw, top, ph, entries))
-    for t in _decade_ticks(10 ** lo, 10 ** hi, (1,) if narrow else (1, 2, 5)):
+    for t in svg.decade_ticks(10 ** lo, 10 ** hi, (1,) if narrow else (1, 2, 5)):
         body.append(f'<line x1="{svg.num(sx(t))}" y1="{top + ph}" x2="{svg.num(sx(t))}" y2="{top + ph + 4}" '
                     f'stroke="#000000"/>')
         body.append(svg.text(sx(t), top + ph + 16, f"{t:g}"))

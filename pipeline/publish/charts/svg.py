@@ -156,3 +156,15 @@ def legend_slots(narrow: bool, left: float, pw: float, top: float, ph: float, n:
     if narrow:
         return [(left + 12, top + ph + bottom_gap + 16 * i) for i in range(n)]
     return [(left + pw + 24, top + 16 * i + 8) for i in range(n)]
+
+
+def decade_ticks(lo: float, hi: float, steps=(1, 2, 5)) -> list[float]:
+    """steps x 10^n inside [lo, hi] (Mbit/s): 1, 2, 5 on the full chart, powers of ten on the
+    phone's, where 11 px labels of 1000 and 2000 would collide."""
+    ticks = []
+    for n in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in steps:
+            v = m * 10 ** n
+            if lo <= v <= hi:
+                ticks.append(v)
+    return ticks
