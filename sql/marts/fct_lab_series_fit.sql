@@ -14,8 +14,8 @@
 -- column knee_bits_per_s: the TCP rate above which the wire hides behind compute (corrected prefill);
 --    empty when the model has no knee
 -- column range_fraction: h, the range's half-width as a fraction of the predicted time
--- column range_quantile: the quantile of the calibration runs' absolute relative errors that is h
---    (ref_measurement_params.lab_range_quantile)
+-- column range_quantile: the quantile of the left-out calibration rates' absolute relative errors
+--    that is h (the lab_range_quantile parameter of measurement_params.csv)
 -- column calibration_runs: runs the fit saw
 -- column calibration_rates: rates (links) the fit saw, the unshaped link included
 -- column calibrated_min_bits_per_s: the slowest calibrated TCP rate: the range of rates the model

@@ -79,7 +79,8 @@ final as (
         predicted_high,
         range_fraction,
         predicted / median - 1 as error_fraction,
-        median between predicted_low and predicted_high as inside_range,
+        -- (a relative 1e-9 of slack: a zero-width range holds a median equal to it up to rounding)
+        median between predicted_low * (1 - 1e-9) and predicted_high * (1 + 1e-9) as inside_range,
         source_files
     from published
 )

@@ -20,6 +20,7 @@ import yaml
 from pipeline.collect import netns_lab as lab
 from pipeline.commands.bare_build import build_warehouse
 from pipeline.commands.in_process import copy_tree
+from pipeline.project import CAMPAIGN_AREAS
 from pipeline.warehouse.steps import Layout
 
 from paths import REPO
@@ -38,7 +39,7 @@ def built(tmp_path_factory):
         pytest.skip(why)
     root = tmp_path_factory.mktemp("shaped")
     project = copy_tree(REPO, root)
-    for area in ("deployments", "p2p"):          # only the user's campaign beside the references
+    for area in CAMPAIGN_AREAS:          # only the user's campaign beside the references
         shutil.rmtree(project.raw_data / area)
     folder = project.raw_data / "deployments" / CAMPAIGN
     net = lab.Lab(f"pcs{os.getpid() % 100000}", 150)

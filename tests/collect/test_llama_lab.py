@@ -23,6 +23,7 @@ import pytest
 from pipeline.collect import netns_lab as lab
 from pipeline.collect.llama_lab import run, tools
 from pipeline.collect.llama_lab.model import Shape
+from pipeline.project import CAMPAIGN_AREAS
 
 from conftest import build_copy, warehouse
 
@@ -54,7 +55,7 @@ def lab_run(tmp_path_factory):
                          decode_tokens=DECODE, ngl=NGL, prefix=prefix, date="2026-01-01")
 
     def only_the_lab(tree):
-        for area in ("deployments", "p2p"):
+        for area in CAMPAIGN_AREAS:
             for campaign in (tree / "raw_data" / area).iterdir():
                 if campaign.is_dir():
                     shutil.rmtree(campaign)

@@ -145,10 +145,10 @@ def test_reference_change_rebuilds_every_campaign(tree):
     tick()
     (run,) = _runs(tick(SETTLE))
     assert run.asset_selection is None          # the whole job
-    # partitions in folder order (deployments/, then p2p/, each by name): the range covers
-    # every campaign, from deployments/lab-rpc-tbf050 to p2p/swan-10-regions
+    # partitions in folder order (deployments/, p2p/, then labs/, each by name): the range
+    # covers every campaign, from deployments/lab-rpc-tbf050 to labs/lab-rpc-series-h512
     assert (run.tags["dagster/asset_partition_range_start"],
-            run.tags["dagster/asset_partition_range_end"]) == ("lab-rpc-tbf050", "swan-10-regions")
+            run.tags["dagster/asset_partition_range_end"]) == ("lab-rpc-tbf050", "lab-rpc-series-h512")
 
 
 def test_new_and_removed_campaigns(tree):

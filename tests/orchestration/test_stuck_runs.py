@@ -17,6 +17,7 @@ import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
 from pipeline.commands.in_process import copy_tree
+from pipeline.project import CAMPAIGN_AREAS
 
 from conftest import REPO
 
@@ -49,7 +50,7 @@ def _wait(condition, timeout_s: float, what: str):
 def tree(tmp_path):
     root = tmp_path / "root"
     copy_tree(REPO, root)
-    for area in ("deployments", "p2p"):      # one small campaign: a fast build
+    for area in CAMPAIGN_AREAS:      # one small campaign: a fast build
         for folder in (root / "raw_data" / area).iterdir():
             if folder.is_dir() and folder.name != "lab-veth-tbf":
                 shutil.rmtree(folder)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.project import CAMPAIGN_AREAS
+
 from site_browser import ARTIFACTS, NAV, browser, site_url, url_path, visit  # noqa: F401 (fixtures)
 
 def _slug(s: str) -> str:
@@ -94,7 +96,7 @@ def test_every_chart_on_disk_is_on_a_page(site_url, visit, built):
     nav and every campaign's own page)."""
     shown = set()
     campaign_pages = [(None, p.relative_to(built.docs).as_posix())
-                      for area in ("deployments", "p2p") for p in sorted((built.docs / area).glob("*.md"))]
+                      for area in CAMPAIGN_AREAS for p in sorted((built.docs / area).glob("*.md"))]
     for _, md in [*NAV, *campaign_pages]:
         v = visit()
         v.page.goto(site_url + url_path(md), wait_until="load")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.project import CAMPAIGN_AREAS
 from pipeline.publish.campaign_nav import with_campaigns
 
 NAV = [{"Home": "index.md"}, {"Ethernet Bandwidth Math": "ethernet-bandwidth-math.md"},
@@ -46,7 +47,7 @@ def test_the_built_site_links_every_campaign_page_from_the_navigation(built):
     nav = home[home.index('<nav class="md-nav md-nav--primary"'):]
     links = set(re.findall(r'class="md-nav__link[^"]*"\s+href="([^"]+)"', nav)) | \
         set(re.findall(r'href="([^"]+)"\s+class="md-nav__link', nav))
-    pages = sorted(p for area in ("deployments", "p2p") for p in (built.docs / area).glob("*.md"))
+    pages = sorted(p for area in CAMPAIGN_AREAS for p in (built.docs / area).glob("*.md"))
     assert len(pages) >= 7
     missing = [p.relative_to(built.docs).as_posix() for p in pages
                if f"{p.parent.name}/{p.stem}/" not in links]

@@ -16,7 +16,8 @@ from conftest import REPO, run_cli_build
 def test_one_campaign_page_error_withholds_only_that_campaign(tmp_path):
     root = tmp_path / "root"
     copy_tree(REPO, root)
-    for area, keep in (("deployments", {"lab-veth-tbf", "qwen38-27b-pp"}), ("p2p", set())):
+    for area, keep in (("deployments", {"lab-veth-tbf", "qwen38-27b-pp"}), ("p2p", set()),
+                       ("labs", set())):
         for folder in (root / "raw_data" / area).iterdir():
             if folder.is_dir() and folder.name not in keep:
                 shutil.rmtree(folder)

@@ -14,6 +14,8 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from pipeline.project import CAMPAIGN_AREAS
+
 STAMP = re.compile(r"\*\*Build stamp\*\*: newest measurement \*\*(\S+)\*\* · inputs\s+`([0-9a-f]{12})`: "
                    r"the sha256 of the paths and hashes of (\d+)\s+raw files")
 
@@ -55,7 +57,7 @@ def test_every_page_ends_with_a_stamp_of_its_inputs(built):
     for page in pages:
         date, digest, files = _stamp(page)
         rel = page.relative_to(built.docs)
-        if rel.parts[0] in ("deployments", "p2p"):
+        if rel.parts[0] in CAMPAIGN_AREAS:
             own = campaigns[page.stem]
             assert (digest, files) == (_digest(built, own)[:12], len(own)), rel
         else:
@@ -69,7 +71,7 @@ def test_the_stamp_dates_are_the_newest_measurements(built):
     dates = []
     for page in _pages(built.docs):
         rel = page.relative_to(built.docs)
-        if rel.parts[0] in ("deployments", "p2p"):
+        if rel.parts[0] in CAMPAIGN_AREAS:
             stamp = (built.docs / rel.parent / page.stem / "data" / "fct_campaign_stamp.csv")
             with open(stamp, newline="") as f:
                 row = next(csv.DictReader(f))

@@ -129,8 +129,35 @@ def lab_validation(con, rows=LAB) -> None:
           "tcp_bits_per_s double, measured double, predicted double", rows)
 
 
+# (link, TCP bit/s, role, median, q1, q3, min, max, predicted): tok/s for the prefill, the
+# same numbers / 1000 as seconds for the decode step and the snapshot
+SERIES = [
+    ("r25", 24e6, "calibration", 470.0, 460.0, 475.0, 455.0, 480.0, 468.0),
+    ("r50", 48e6, "validation", 845.0, 800.0, 860.0, 780.0, 870.0, 838.0),
+    ("r100", 96e6, "calibration", 1420.0, 1400.0, 1430.0, 1280.0, 1432.0, 1394.0),
+    ("veth", 19.8e9, "calibration", 1920.0, 1880.0, 1990.0, 1680.0, 2110.0, 1920.0),
+]
+
+
+def lab_series(con, rows=SERIES) -> None:
+    val, rates = [], []
+    for quantity, scale in (("prefill", 1.0), ("decode step", 1e-5), ("KV snapshot", 1e-3)):
+        for link, tcp, role, med, q1, q3, lo, hi, pred in rows:
+            val.append(("c", link, quantity, tcp, role, 5, med * scale, "corrected", pred * scale,
+                        pred * scale * 0.92, pred * scale * 1.08))
+            val.append(("c", link, quantity, tcp, role, 5, med * scale, "additive", pred * scale,
+                        pred * scale * 0.8, pred * scale * 1.2))
+            rates.append(("c", link, quantity, q1 * scale, q3 * scale, lo * scale, hi * scale))
+    table(con, "fct_lab_series_validation", "campaign varchar, link_id varchar, quantity varchar, "
+          "tcp_bits_per_s double, role varchar, runs bigint, measured double, model varchar, "
+          "predicted double, predicted_low double, predicted_high double", val)
+    table(con, "fct_lab_series_rates", "campaign varchar, link_id varchar, quantity varchar, "
+          "q1 double, q3 double, min double, max double", rates)
+
+
 def every_mart() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
-    for make in (region_matrix, tc_times, utilisation, what_if, feasibility, lab_validation):
+    for make in (region_matrix, tc_times, utilisation, what_if, feasibility, lab_validation,
+                 lab_series):
         make(con)
     return con

@@ -266,7 +266,7 @@ def test_a_series_with_one_prediction_has_no_line():
 
 
 def test_decade_ticks_include_both_ends():
-    from pipeline.publish.charts.lab_validation import _decade_ticks
+    from pipeline.publish.charts.svg import decade_ticks as _decade_ticks
     assert _decade_ticks(10, 1000) == [10, 20, 50, 100, 200, 500, 1000]
     assert _decade_ticks(10, 1000, (1,)) == [10, 100, 1000]
     assert _decade_ticks(2, 4.9) == [2]

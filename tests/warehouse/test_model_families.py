@@ -19,7 +19,7 @@ import pytest
 
 from pipeline.commands.bare_build import build_warehouse
 from pipeline.commands.in_process import copy_tree
-from pipeline.project import Project
+from pipeline.project import CAMPAIGN_AREAS, Project
 from pipeline.util.sql import q
 from pipeline.warehouse.schemas import campaign_schema
 from pipeline.warehouse.steps import Layout
@@ -94,7 +94,7 @@ files:
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("families")
     copy_tree(REPO, root)
-    for area in ("deployments", "p2p"):
+    for area in CAMPAIGN_AREAS:
         shutil.rmtree(root / "raw_data" / area)
     for name, (arch, keys, env) in CAMPAIGNS.items():
         _campaign(root, name, arch, keys, env)

@@ -12,6 +12,17 @@ MODEL_COLOUR, RUNS_COLOUR = svg.PALETTE[1], svg.PALETTE[0]
 CALIBRATION_MARK, VALIDATION_MARK = 1, 4        # filled square; hollow circle (svg.MARKERS)
 
 
+def _model_text(r: dict, scale: float) -> str:
+    """The model's prediction for a rate in words; its range only when there is one (a series
+    with no rate between two calibration rates has none)."""
+    if r["predicted"] is None:
+        return "no model prediction"
+    if r["predicted_low"] is None or r["predicted_high"] is None:
+        return f"model {r['predicted'] * scale:.4g} (no range: no rate was left out)"
+    return (f"model {r['predicted'] * scale:.4g} ({r['predicted_low'] * scale:.4g} to "
+            f"{r['predicted_high'] * scale:.4g})")
+
+
 def spread(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
            narrow: bool = False) -> str:
     rows = svg.rows(con, "select v.link_id, v.tcp_bits_per_s, v.role, v.runs, v.measured, r.q1, "
@@ -43,13 +54,14 @@ def spread(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
         body.append(f'<line x1="{svg.num(sx(t))}" y1="{top + ph}" x2="{svg.num(sx(t))}" '
                     f'y2="{top + ph + 4}" stroke="#000000"/>')
         body.append(svg.text(sx(t), top + ph + 16, f"{t:g}"))
-    band = [r for r in rows if r["predicted_low"] is not None]
+    band = [r for r in rows if r["predicted_low"] is not None and r["predicted_high"] is not None]
     if len(band) > 1:
         edge = ([(sx(r["tcp_bits_per_s"] / 1e6), sy(r["predicted_high"])) for r in band]
                 + [(sx(r["tcp_bits_per_s"] / 1e6), sy(r["predicted_low"])) for r in reversed(band)])
-        body.append(f'<polygon data-series="model range" points="'
-                    + " ".join(f"{svg.num(x)},{svg.num(y)}" for x, y in edge)
-                    + f'" fill="{MODEL_COLOUR}" fill-opacity="0.15" stroke="none"/>')
+        # a closed path, not a polygon (a polygon is a utilisation lane in this house)
+        body.append(f'<path data-series="model range" d="M'
+                    + " L".join(f"{svg.num(x)},{svg.num(y)}" for x, y in edge)
+                    + f' Z" fill="{MODEL_COLOUR}" fill-opacity="0.15" stroke="none"/>')
         line = " ".join(f"{svg.num(sx(r['tcp_bits_per_s'] / 1e6))},{svg.num(sy(r['predicted']))}"
                         for r in band)
         body.append(f'<polyline data-series="model" points="{line}" fill="none" '
@@ -68,8 +80,7 @@ def spread(con, quantity: str, title: str, ylabel: str, scale: float = 1.0,
         mark = CALIBRATION_MARK if r["role"] == "calibration" else VALIDATION_MARK
         body.append(svg.marker(mark, x, sy(r["measured"]), RUNS_COLOUR, value=(
             f"median of {r['runs']} runs at {r['tcp_bits_per_s'] / 1e6:.4g} Mbit/s "
-            f"({r['role']}): {r['measured'] * scale:.4g}; model {r['predicted'] * scale:.4g} "
-            f"({r['predicted_low'] * scale:.4g} to {r['predicted_high'] * scale:.4g}) ({ylabel})")))
+            f"({r['role']}): {r['measured'] * scale:.4g}; {_model_text(r, scale)} ({ylabel})")))
     body.append("</g>")
     legend = [("median, calibration rate", CALIBRATION_MARK, RUNS_COLOUR),
               ("median, validated rate", VALIDATION_MARK, RUNS_COLOUR),

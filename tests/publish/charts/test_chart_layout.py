@@ -13,6 +13,7 @@ from pipeline.publish.charts import (
     discover_charts,
     ethernet_bandwidth_math,
     feasibility,
+    lab_series,
     lab_validation,
     point_to_point,
 )
@@ -52,9 +53,10 @@ def test_a_matrix_of_long_names_is_readable_on_a_phone():
 
 
 def test_every_chart_module_is_found_in_module_order():
-    want = [c.name for m in (ethernet_bandwidth_math, feasibility, lab_validation, point_to_point)
+    want = [c.name for m in (ethernet_bandwidth_math, feasibility, lab_series, lab_validation,
+                             point_to_point)
             for c in m.CHARTS]
-    assert [c.name for c in discover_charts()] == want and len(want) == 11
+    assert [c.name for c in discover_charts()] == want and len(want) == 14
 
 
 def test_two_charts_of_one_name_are_refused_by_name(monkeypatch):
@@ -103,3 +105,14 @@ def empty():
 def test_every_chart_of_empty_marts_is_drawn_empty_and_readable(empty, chart, narrow):
     svg = chart.narrow(empty) if narrow else chart.render(empty)
     assert svg_layout.problems(svg) == [] and _data_marks(svg) == 0
+
+
+def test_a_lab_series_without_a_range_is_drawn_without_its_band():
+    # two calibration rates and nothing between them: no rate was left out, so no range
+    con = duckdb.connect()
+    chart_marts.lab_series(con)
+    con.execute("update fct_lab_series_validation set predicted_low = null, predicted_high = null")
+    for narrow in (False, True):
+        svg = lab_series.prefill(con, narrow=narrow)
+        assert 'data-series="model range"' not in svg and "no range: no rate was left out" in svg
+        assert svg_layout.problems(svg) == []

@@ -17,7 +17,7 @@ from conftest import warehouse
 
 CHARTS = discover_charts()
 # the campaign whose schema a per-campaign chart is drawn from, and its page's folder
-CAMPAIGN = {"deployment": "qwen38-27b-pp", "p2p": None}
+CAMPAIGN = {"deployment": "qwen38-27b-pp", "p2p": None, "lab-series": "lab-rpc-series-h512"}
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -29,6 +29,9 @@ def _slug_and_schema(chart, con):
         campaign = "aws-p3-tc" if chart.file.startswith("tc-") else "swan-10-regions"
         set_search_path(con, campaign_schema(campaign))
         return f"p2p/{campaign}"
+    if chart.page == "lab-series":
+        set_search_path(con, campaign_schema(CAMPAIGN["lab-series"]))
+        return f"labs/{CAMPAIGN['lab-series']}"
     return chart.page
 
 

@@ -1,0 +1,167 @@
+"""The lab series models (int_lab__series_points, int_lab__series_fit, fct_lab_series_rates,
+fct_lab_series_validation, fct_lab_series_fit) on hand-made runs: which rates calibrate, the exact
+bootstrap interval of a median, the corrected prefill fit recovering a two-slope pipeline model
+from exact data, the range from a leave-one-rate-out error, and the targets. Every expected
+number is worked by hand next to its assertion."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from pipeline.warehouse import models
+
+from paths import REPO
+
+RUNS = ("campaign varchar, series varchar, run bigint, round bigint, link_id varchar, "
+        "journal_file varchar, prefill_tokens bigint, prefill_s double, prefill_tokens_per_s double, "
+        "decode_tokens bigint, decode_step_s double, snapshot_tokens bigint, snapshot_s double")
+LINKS = ("campaign varchar, link_id varchar, label varchar, shaped_rate_bits_per_s double, "
+         "tcp_bytes_per_s double, rtt_avg_s double, source_files varchar[]")
+PARAMS = [("lab_range_quantile", "0.9"), ("lab_kink_grid_points", "400"),
+          ("lab_target_median_error", "0.05"), ("lab_target_inside_range", "0.9"),
+          ("lab_target_half_width", "0.10")]
+TOKENS = 1024
+
+
+def prefill_s(x: float) -> float:
+    """Campaign p's prefill: 0.5 s + 1e6 B x + 3e6 B max(0, x - 5e-8) (knee at 1 / 5e-8 B/s =
+    20e6 B/s = 160 Mbit/s)."""
+    return 0.5 + 1e6 * x + 3e6 * max(0.0, x - 5e-8)
+
+
+def _run(con, rel: str) -> None:
+    path = REPO / "sql" / rel
+    models.run_model(con, models.Model(path, path.read_text()))
+
+
+def _add_rate(con, campaign, link, rate_mbit, tcp, runs):
+    """runs: (prefill_s, decode_step_s, snapshot_s) per run."""
+    con.execute("insert into int_lab__series_links values (?, ?, ?, ?, ?, 0.0001, [])",
+                [campaign, link, link, None if rate_mbit is None else rate_mbit * 1e6, tcp])
+    base = con.execute("select count(*) from int_lab__series_runs where campaign = ?",
+                       [campaign]).fetchone()[0]
+    for i, (pre, dec, snap) in enumerate(runs, start=1):
+        con.execute("insert into int_lab__series_runs values (?, ?, ?, ?, ?, 'j.log', ?, ?, ?, "
+                    "128, ?, 1152, ?)",
+                    [campaign, campaign, base + i, i, link, TOKENS, pre, TOKENS / pre, dec, snap])
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = duckdb.connect()
+    con.execute(f"create table int_lab__series_runs ({RUNS})")
+    con.execute(f"create table int_lab__series_links ({LINKS})")
+    con.execute("create table ref_measurement_params (parameter varchar, value varchar)")
+    con.executemany("insert into ref_measurement_params values (?, ?)", PARAMS)
+    # campaign p: six shaped rates and an unshaped link, every run exactly on prefill_s();
+    # TCP rates in B/s: 2.5e6 (x = 4e-7 s/B), 5e6, 1e7, 2e7, 4e7, 8e7 and 1e9 (x = 1e-9)
+    for mbit, tcp in ((20, 2.5e6), (40, 5e6), (80, 1e7), (160, 2e7), (320, 4e7), (640, 8e7),
+                      (None, 1e9)):
+        x = 1 / tcp
+        _add_rate(con, "p", f"r{mbit or 'u'}", mbit, tcp,
+                  [(prefill_s(x), 0.01 + 1e5 * x, 0.002 + 1e7 * x)] * 3)
+    # campaign d: four shaped rates and unshaped; the decode step is 0.01 s + 1e5 B x except at
+    # 80 Mbit/s (x = 1e-7), whose runs took 0.022 s instead of 0.02
+    for mbit, tcp, dec in ((20, 2.5e6, 0.05), (40, 5e6, 0.03), (80, 1e7, 0.022),
+                           (160, 2e7, 0.015), (None, 1e9, 0.0101)):
+        _add_rate(con, "d", f"r{mbit or 'u'}", mbit, tcp, [(1.0, dec, 0.1)] * 5)
+    # campaign b: one rate, nine runs of prefill 1 … 9 tok/s (prefill_s = 1024 / v)
+    _add_rate(con, "b", "r20", 20, 2.5e6, [(TOKENS / v, 0.01, 0.1) for v in range(1, 10)])
+    for rel in ("intermediate/int_lab__series_points.sql", "intermediate/int_lab__series_fit.sql",
+                "marts/fct_lab_series_rates.sql", "marts/fct_lab_series_validation.sql",
+                "marts/fct_lab_series_fit.sql"):
+        _run(con, rel)
+    yield con
+    con.close()
+
+
+def _rows(con, table, where, args):
+    cur = con.execute(f"select * from {table} where {where}", args)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def test_the_unshaped_link_and_every_other_shaped_rate_from_the_slowest_calibrate(con):
+    roles = dict(con.execute("select distinct link_id, role from int_lab__series_points "
+                             "where campaign = 'p'").fetchall())
+    # shaped rates by rank: 20 (1st), 40, 80 (3rd), 160, 320 (5th), 640; odd ranks calibrate
+    assert roles == {"r20": "calibration", "r40": "validation", "r80": "calibration",
+                     "r160": "validation", "r320": "calibration", "r640": "validation",
+                     "ru": "calibration"}
+
+
+def test_the_bootstrap_interval_of_a_median_is_exact(con):
+    (b,) = _rows(con, "fct_lab_series_rates", "campaign = 'b' and quantity = 'prefill'", [])
+    # 9 runs 1 … 9: median 5, quartiles at positions 2 and 6 of 0 … 8 -> 3 and 7.
+    assert (b["median"], b["q1"], b["q3"]) == pytest.approx((5, 3, 7))
+    assert b["iqr_fraction"] == pytest.approx((7 - 3) / 5)
+    # resampled median = 5th smallest of 9 draws; P(median* <= x_(j)) = P(Bin(9, j/9) >= 5):
+    # j = 1: 0.0014 < 0.025; j = 2: C(9,5)(2/9)^5(7/9)^4 + … = 0.0304 >= 0.025 -> lower x_(2) = 2;
+    # j = 7: 1 - P(Bin(9, 2/9) >= 5) = 0.9696 < 0.975; j = 8: 1 - 0.0014 = 0.9986 -> upper 8
+    assert (b["ci_low"], b["ci_high"]) == (2, 8)
+    (d,) = _rows(con, "fct_lab_series_rates", "campaign = 'd' and quantity = 'decode step' "
+                 "and link_id = 'r80'", [])
+    # 5 runs: P(Bin(5, 1/5) >= 3) = 0.0579 >= 0.025 -> the smallest; P(Bin(5, 4/5) >= 3) =
+    # 0.942 < 0.975 -> the largest (here all five are 0.022)
+    assert (d["runs"], d["ci_low"], d["ci_high"]) == (5, 0.022, 0.022)
+
+
+def test_the_corrected_prefill_fit_recovers_the_pipeline_model(con):
+    (fit,) = _rows(con, "fct_lab_series_fit", "campaign = 'p' and quantity = 'prefill' "
+                   "and model = 'corrected'", [])
+    # the data are exactly 0.5 + 1e6 x + 3e6 max(0, x - 5e-8): the knee 5e-8 s/B is the grid's
+    # candidate 50 of 400 (4e-7 x 50 / 400), the only one with no error
+    assert fit["intercept_s"] == pytest.approx(0.5, rel=1e-6)
+    assert fit["slope_bytes"] == pytest.approx(1e6, rel=1e-6)
+    assert fit["knee_bits_per_s"] == pytest.approx(8 / 5e-8, rel=1e-6)      # 160 Mbit/s
+    # calibrated on 20, 80, 320 Mbit/s and unshaped: 4 rates of 3 runs
+    assert (fit["calibration_rates"], fit["calibration_runs"], fit["validated_rates"]) == (4, 12, 3)
+    assert fit["calibrated_min_bits_per_s"] == pytest.approx(20e6)
+    val = {r["link_id"]: r for r in _rows(con, "fct_lab_series_validation", "campaign = 'p' and "
+                                          "quantity = 'prefill' and model = 'corrected'", [])}
+    # 40 Mbit/s (x = 2e-7): 0.5 + 0.2 + 3e6 x 1.5e-7 = 1.15 s -> 1024 / 1.15 tok/s, as measured
+    assert val["r40"]["predicted"] == pytest.approx(TOKENS / 1.15, rel=1e-6)
+    assert val["r40"]["error_fraction"] == pytest.approx(0, abs=1e-6)
+    assert val["r40"]["role"] == "validation"
+    assert fit["median_abs_error_fraction"] == pytest.approx(0, abs=1e-6)
+
+
+def test_the_additive_fit_cannot_bend_and_misses_the_knee(con):
+    val = {r["link_id"]: r for r in _rows(con, "fct_lab_series_validation", "campaign = 'p' and "
+                                          "quantity = 'prefill' and model = 'additive'", [])}
+    # one straight line through 1.95 s at x = 4e-7 and ~0.5 s near x = 0 must miss 1.15 s at
+    # x = 2e-7 or 0.55 s at x = 5e-8 (exact data on a bent line): some error is not zero
+    assert max(abs(v["error_fraction"]) for v in val.values()
+               if v["role"] == "validation") > 0.01
+
+
+def test_the_range_is_the_leave_one_rate_out_error(con):
+    (fit,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'decode step' "
+                   "and model = 'corrected'", [])
+    # calibration rates: 20 Mbit/s (x = 4e-7), 80 (x = 1e-7) and unshaped (x = 1e-9); only 80
+    # lies between two others, so it is the one left out. The line through (4e-7, 0.05) and
+    # (1e-9, 0.0101) has slope 0.0399 / 3.99e-7 = 1e5 and intercept 0.01, so it predicts
+    # 0.02 s at x = 1e-7 against the median 0.022: |0.02 / 0.022 - 1| = 1/11 = h
+    assert fit["range_fraction"] == pytest.approx(1 / 11, rel=1e-6)
+    assert fit["max_range_half_width_fraction"] == pytest.approx(1 / 11, rel=1e-6)
+    for v in _rows(con, "fct_lab_series_validation", "campaign = 'd' and quantity = 'decode step' "
+                   "and model = 'corrected'", []):
+        assert v["predicted_high"] / v["predicted"] - 1 == pytest.approx(1 / 11, rel=1e-6)
+        assert 1 - v["predicted_low"] / v["predicted"] == pytest.approx(1 / 11, rel=1e-6)
+
+
+def test_the_targets_need_every_one_of_the_three_and_a_validated_rate(con):
+    # campaign b has one rate: nothing validated, so no target can be met
+    assert {f["meets_targets"] for f in _rows(con, "fct_lab_series_fit", "campaign = 'b'", [])} == {False}
+    # campaign d's snapshot is 0.1 s at every rate, a flat line the fit reproduces exactly (slope 0): error 0, range 0, every median inside
+    (snap,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'KV snapshot' "
+                    "and model = 'corrected'", [])
+    assert snap["median_abs_error_fraction"] == pytest.approx(0, abs=1e-9)
+    assert snap["meets_targets"]
+    # d's decode: the range (1/11 = 9.1 %) is inside 10 %, but the fit through the 80 Mbit/s bump
+    # predicts the validated 40 and 160 Mbit/s (0.03 s and 0.015 s, exactly on the line) off by
+    # its tilt; whatever those errors are, meets_targets is their conjunction
+    (dec,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'decode step' "
+                   "and model = 'corrected'", [])
+    assert dec["meets_targets"] == (dec["median_abs_error_fraction"] <= 0.05
+                                    and dec["inside_range_fraction"] >= 0.9)
