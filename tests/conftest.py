@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.commands.in_process import build, copy_tree
 from pipeline.project import Project
+from pipeline.util.signals import kept_signals
 
 from build_runs import build_env as cli_env
 
@@ -74,6 +75,15 @@ def fresh_locks(monkeypatch):
 @pytest.fixture(autouse=True)
 def _no_env_leak(monkeypatch):
     monkeypatch.delenv("INTERCONNECT_ROOT", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_signal_leak():
+    """A test that runs Dagster in its body (materialize, execute_in_process) leaves SIGTERM as
+    it found it: otherwise Dagster leaves it ignored in this worker, and every process a later
+    test starts cannot be stopped (pipeline/util/signals.py)."""
+    with kept_signals():
+        yield
 
 
 def pytest_make_parametrize_id(config, val, argname):

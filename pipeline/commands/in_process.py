@@ -16,6 +16,7 @@ from dagster import AssetSelection, DagsterInstance
 from pipeline.definitions import build_definitions
 from pipeline.orchestration.partitions import range_tags, sync_campaign_folders
 from pipeline.project import Project
+from pipeline.util.signals import kept_signals
 
 # What a build reads (and, for docs/, writes). Code is imported, not copied.
 TREE = ("raw_data", "sql", "templates", "docs", "mkdocs.yml")
@@ -66,9 +67,10 @@ def build(project: Project, raise_on_error: bool = True, site: bool = True,
     if not ordered:  # no campaign: nothing partitioned to run
         keys = {k for k in keys if not graph.get(k).is_partitioned}
     job = defs.resolve_implicit_global_asset_job_def()
-    result = job.execute_in_process(
-        instance=instance, raise_on_error=raise_on_error, asset_selection=list(keys), tags=tags,
-        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}})
+    with kept_signals():        # Dagster leaves SIGTERM with SIGINT's handler (util/signals.py)
+        result = job.execute_in_process(
+            instance=instance, raise_on_error=raise_on_error, asset_selection=list(keys),
+            tags=tags, run_config={"loggers": {"console": {"config": {"log_level": log_level}}}})
     withheld = _withheld(project) if result.success else {}
     return BuildResult(result.success, result, withheld, ordered)
 

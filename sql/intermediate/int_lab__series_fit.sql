@@ -8,14 +8,19 @@
 --              ref_measurement_params.lab_kink_grid_points (between an unshaped link and the
 --              slowest calibration rate) with the least squared error; a, S and K are least
 --              squares for that k, both slopes at least 0.
---              A decode step (one sequence: nothing to overlap with) and a KV snapshot (one
---              copy) keep the additive form.
+--              A decode step has the same two regimes on a tbf-shaped link for another reason:
+--              tbf lets a burst (its bucket, 64 KiB here) through at once when the bucket has
+--              refilled between steps, so on fast links only the step's bytes beyond the burst
+--              cost wire time (S), while on slow links the bucket never refills and every byte
+--              does (S + K: then a step takes about its bytes / rate, the logits included).
+--              A KV snapshot (one copy of megabytes, far beyond the burst) keeps the additive
+--              form.
 -- Fits minimise relative squared errors (weight 1 / y^2). The range: the prediction times
 -- (1 +/- h), h the lab_range_quantile of the absolute relative errors with which each
 -- calibration rate between two others is predicted by the same model fitted without that rate
 -- (leave one rate out): the error the model makes at a rate it has not seen inside the span it
--- was calibrated on, estimated from the calibration runs alone. The range is for a rate's median run; each rate's spread is in
--- fct_lab_series_rates.
+-- was calibrated on, estimated from the calibration runs alone. The range is for a rate's
+-- median run; each rate's spread is in fct_lab_series_rates.
 with points as (
     select * from int_lab__series_points where role = 'calibration'
 ),
@@ -110,11 +115,11 @@ fits as (
     union all
     select campaign, quantity, fold, 'corrected', knee, slope, knee_slope, intercept
     from scored
-    where quantity = 'prefill'
+    where quantity in ('prefill', 'decode step')
     qualify row_number() over (partition by campaign, quantity, fold order by sse, knee) = 1
     union all
     select campaign, quantity, fold, 'corrected', 0.0, slope, 0.0, intercept
-    from linear where quantity <> 'prefill'
+    from linear where quantity not in ('prefill', 'decode step')
 ),
 medians as (
     -- each calibration rate's median run: the range is for the median run of a rate

@@ -7,12 +7,15 @@
 -- column series: the lab series (manifest params.lab_series)
 -- column quantity: prefill, decode step or KV snapshot
 -- column sort_order: the quantity's order: prefill, decode step, KV snapshot
--- column model: additive or corrected (int_lab__series_fit)
+-- column model: additive or corrected (int_lab__series_fit: two regimes either side of a knee rate
+--    for the prefill and the decode step)
 -- column intercept_s: the fitted time with no wire time (compute and fixed costs), seconds
 -- column slope_bytes: the fitted bytes per run of the quantity that cost wire time (prefill: the
 --    whole prompt; decode: one step; snapshot: the copy)
--- column knee_bits_per_s: the TCP rate above which the wire hides behind compute (corrected prefill);
---    empty when the model has no knee
+-- column knee_slope_bytes: the further bytes that cost wire time below the knee rate (K; 0 for a
+--    model without a knee)
+-- column knee_bits_per_s: the TCP rate 1/k between the two regimes (above it only slope_bytes cost
+--    wire time); empty when the model has no knee
 -- column range_fraction: h, the range's half-width as a fraction of the predicted time
 -- column range_quantile: the quantile of the left-out calibration rates' absolute relative errors
 --    that is h (the lab_range_quantile parameter of measurement_params.csv)
@@ -65,6 +68,7 @@ final as (
         f.model,
         f.intercept as intercept_s,
         f.slope as slope_bytes,
+        f.knee_slope as knee_slope_bytes,
         case when f.knee > 0 then bytes_to_bits(1 / f.knee) end as knee_bits_per_s,
         f.range_fraction,
         f.range_quantile,

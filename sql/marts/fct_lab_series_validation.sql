@@ -11,8 +11,8 @@
 -- column quantity: prefill (tok/s), decode step (s) or KV snapshot (s)
 -- column sort_order: the quantity's order: prefill, decode step, KV snapshot
 -- column unit: tok/s or s
--- column model: additive (compute + every wire byte) or corrected (the wire hides behind compute
---    up to a knee; for a decode step and a snapshot the same as additive)
+-- column model: additive (compute + every wire byte) or corrected (two regimes either side of a
+--    knee rate for the prefill and the decode step; for a snapshot the same as additive)
 -- column role: calibration (the fit saw this rate's runs) or validation (it did not)
 -- column runs: the rate's runs
 -- column measured: the runs' median, in unit
