@@ -108,13 +108,24 @@ linear as (
     from weighted
     group by all
 ),
+linear_scored as (
+    -- the additive fit as one more candidate of the corrected one (no knee): with too few rates
+    -- for a knee (no candidate with both slopes at least 0) the corrected model is the additive
+    select l.campaign, l.quantity, l.fold, 0.0 as knee, l.slope, 0.0 as knee_slope, l.intercept,
+           sum(p.w * power(p.y - l.intercept - l.slope * p.x, 2)) as sse
+    from linear as l
+    join weighted as p using (campaign, quantity, fold)
+    group by all
+),
 fits as (
     select campaign, quantity, fold, 'additive' as model, 0.0 as knee, slope, 0.0 as knee_slope,
            intercept
     from linear
     union all
     select campaign, quantity, fold, 'corrected', knee, slope, knee_slope, intercept
-    from scored
+    from (select campaign, quantity, fold, knee, slope, knee_slope, intercept, sse from scored
+          union all
+          select campaign, quantity, fold, knee, slope, knee_slope, intercept, sse from linear_scored)
     where quantity in ('prefill', 'decode step')
     qualify row_number() over (partition by campaign, quantity, fold order by sse, knee) = 1
     union all
