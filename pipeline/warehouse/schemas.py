@@ -73,10 +73,14 @@ def campaign_schemas(con) -> list[str]:
 
 
 def union_views(con, target: str, tables: list[str], campaigns: list[str]) -> None:
-    """``target.<t>`` = the template's columns plus the rows of each campaign's ``t``."""
+    """``target.<t>`` = the template's columns plus the rows of each campaign's ``t``. A
+    campaign whose model failed (withheld, so only the inventory reads it) has no table of that
+    model or of the models after it: it adds no rows to those, and its other tables still count."""
     con.execute(f"create schema if not exists {q(target)}")
     kinds = objects(con, target)
+    held = {c: objects(con, campaign_schema(c)) for c in campaigns}
     for table in tables:
         parts = [f"select * from {q(TEMPLATE)}.{q(table)}"]
-        parts += [f"select * from {q(campaign_schema(c))}.{q(table)}" for c in campaigns]
+        parts += [f"select * from {q(campaign_schema(c))}.{q(table)}" for c in campaigns
+                  if table in held[c]]
         replace_view(con, target, table, " union all by name ".join(parts), kinds)
