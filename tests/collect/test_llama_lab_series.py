@@ -1,11 +1,11 @@
-"""The lab series collector's plan (pipeline/collect/llama_lab/series.py): which rates, and the
+"""The lab series collector's plan (pipeline/collect/llama_lab/series_plan.py): which rates, and the
 shuffled interleaved rounds; the capture itself runs in the lab tests (root, namespaces)."""
 from __future__ import annotations
 
 import pytest
 
 from pipeline.collect.campaign import CollectError
-from pipeline.collect.llama_lab.series import DEFAULT_RATES, parse_rates, schedule
+from pipeline.collect.llama_lab.series_plan import DEFAULT_RATES, parse_rates, schedule
 
 
 def test_rates_are_read_in_order_with_unshaped_as_none():
@@ -39,3 +39,44 @@ def test_every_round_runs_every_rate_once_in_a_seeded_shuffle():
     orders = {tuple(rate for r, _, rate in plan if r == rnd) for rnd in range(1, 6)}
     assert len(orders) > 1
     assert schedule(rates, 5, seed=8) != plan
+
+
+def test_a_hidden_size_gives_64_wide_heads_and_a_twice_as_wide_feed_forward():
+    from pipeline.collect.llama_lab.model import Shape
+    from pipeline.collect.llama_lab.series_plan import model_shape
+    # 512 is the lab's first model, unchanged (its file name and bytes stay the same)
+    assert model_shape(512) == Shape()
+    s = model_shape(1024)
+    assert (s.embedding, s.heads, s.kv_heads, s.ffn, s.blocks) == (1024, 16, 16, 2048, 8)
+    assert s.name == "lab-llama-h1024-l8-random"
+    for bad in (0, 32, 100):
+        with pytest.raises(CollectError, match=f"--hidden: {bad} is not a positive multiple of 64"):
+            model_shape(bad)
+
+
+def test_the_output_layer_on_the_head_is_an_anchored_override():
+    import re
+
+    from pipeline.collect.llama_lab.series_plan import output_override
+    assert output_override("worker") == {}
+    (value,) = output_override("head").values()
+    pattern, buffer = value.rsplit("=", 1)
+    # llama.cpp applies the pattern with std::regex_search to every tensor name: it must take
+    # the output matrix only, not a block's attn_output.weight or the output norm
+    names = ["output.weight", "blk.7.attn_output.weight", "output_norm.weight", "token_embd.weight"]
+    assert [n for n in names if re.search(pattern, n)] == ["output.weight"] and buffer == "CPU"
+    with pytest.raises(CollectError, match="--output-on: 'gpu'"):
+        output_override("gpu")
+
+
+def test_the_readme_command_spells_out_what_the_series_ran(tmp_path):
+    from pipeline.collect.llama_lab.readme import series_command
+    drive = {"repetitions": 3, "prompt_tokens": 1024, "decode_tokens": 128, "ngl": 5, "seed": 11,
+             "output_on": "head", "netdev_hz": 4.0}
+    cmd = series_command(tmp_path / "s", [25, None], drive, "2026-12-05", 1024)
+    assert cmd.endswith(f"--campaign-dir {tmp_path / 's'} --rates 25,unshaped --repetitions 3 "
+                        "--prompt-tokens 1024 --decode-tokens 128 --ngl 5 --seed 11 --hidden 1024 "
+                        "--output-on head --netdev-hz 4 --date 2026-12-05")
+    # a series captured before these options existed: only what it recorded
+    old = {k: drive[k] for k in ("repetitions", "prompt_tokens", "decode_tokens", "ngl", "seed")}
+    assert "--output-on" not in series_command(tmp_path / "s", [25], old, "2026-12-05", None)

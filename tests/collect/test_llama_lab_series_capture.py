@@ -1,6 +1,6 @@
 """A real lab series, end to end (pipeline/collect/llama_lab/series.py): two rates (50 Mbit/s and
 unshaped), two rounds, a 256-token prompt and 8 decoded tokens, llama-server and ggml-rpc-server
-started once; then the campaign alone is built by the pipeline and its runs are found in the
+started once, the output layer on the head, the head's netdev sampled at 4 Hz; then the campaign alone is built by the pipeline and its runs are found in the
 head's log by their task ids.
 
 Needs root, iproute2, iperf3, ping, ethtool, taskset and the llama.cpp binaries (built once by
@@ -37,7 +37,8 @@ def series_run(tmp_path_factory):
     folder = root / "capture" / "labs" / NAME
     prefix = f"lst{os.getpid() % 100000}"
     runs = series.capture(folder, binaries, model, [50, None], 2, prompt_tokens=PROMPT,
-                          decode_tokens=DECODE, seed=3, prefix=prefix, date="2026-01-02")
+                          decode_tokens=DECODE, seed=3, prefix=prefix, date="2026-01-02",
+                          output_on="head")
 
     def only_the_series(tree):
         for area in CAMPAIGN_AREAS:
@@ -97,3 +98,22 @@ def test_the_page_is_published(series_run):
     assert status == "published"
     page = series_run["project"].root / "docs" / "labs" / f"{NAME}.md"
     assert "## Measured at each rate" in page.read_text()
+
+
+def test_every_request_is_counted_on_the_wire(series_run):
+    con = series_run["con"]
+    rows = {(r[0], r[1]): r[2:] for r in con.execute(
+        'select request, direction, runs, median_bytes_per_unit, min_bytes_per_unit from '
+        '"campaign:lab-series-test".fct_lab_series_traffic').fetchall()}
+    assert len(rows) == 6 and all(r[0] == 4 for r in rows.values())
+    # lower bounds from the shape (hidden 512, vocabulary 32,000, f32 activations): every prompt
+    # position's boundary activation crosses head -> worker, 4 x 512 = 2,048 B at least
+    assert rows[("prefill", "head_to_worker")][2] >= 2048
+    # the output layer runs on the head: a decode step brings back the last hidden state
+    # (2,048 B), not the logits (4 x 32,000 = 128,000 B)
+    assert 2048 <= rows[("decode", "worker_to_head")][1] < 128_000
+    # the snapshot copies the worker's KV: 4 blocks x 2 (K, V) x 512 x 2 B (f16) = 8,192 B a token
+    assert rows[("kv_snapshot", "worker_to_head")][2] >= 8192
+    c = con.execute('select output_layer_on, worker_blocks, worker_kv_bytes_per_token from '
+                    '"campaign:lab-series-test".fct_lab_series_campaigns').fetchone()
+    assert c == ("head", 4, 8192)

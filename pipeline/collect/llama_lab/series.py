@@ -16,62 +16,42 @@ the namespace lab once (head in ``<prefix>a``, worker in ``<prefix>b``), starts
    in the round, rate, link, and its three task ids as the head's log numbers them).
 
 The server is not restarted between runs, so every run meets the same loaded weights; each
-run's prompt is new (seed + run number), so no run reuses another's cache. No netdev capture:
-the series measures time against rate; the wire bytes are measured by ``llama-lab`` campaigns.
+run's prompt is new (seed + run number), so no run reuses another's cache. The head's
+``/proc/net/dev`` is sampled at ``--netdev-hz`` (4 Hz) during the runs: a run's requests are a
+quiet second apart, so each request's bytes on the wire are counted whole.
+
+``--hidden`` writes a random-weight model of that hidden size; ``--output-on head`` keeps the
+output layer's matrix on the head (``LLAMA_ARG_OVERRIDE_TENSOR``), so the last hidden state
+crosses the link instead of the logits.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import time
 from pathlib import Path
 
 from pipeline.collect.campaign import Campaign, CollectError, Output, commit
 from pipeline.collect.llama_lab.run import driven_tasks, drive_server, env_text, settings, start_logged
+from pipeline.collect.llama_lab.series_plan import (
+    DEFAULT_RATES, OUTPUT_PLACES, label, link_class, link_id, model_shape, output_override,
+    parse_rates, schedule,
+)
 from pipeline.collect.llama_lab.setup import (
-    ENV_FILE, HEAD, HEAD_ADDR, IPERF_PORT, RPC_PORT, WORKER, WORKER_ADDR,
+    ENV_FILE, HEAD, HEAD_ADDR, IDLE_LEAD_S, IPERF_PORT, RPC_PORT, WORKER, WORKER_ADDR,
 )
 from pipeline.collect.netns_lab import (
-    PREFIX_LEN, Lab, collector, down, missing_prerequisites, run_collector, stop_collectors, up,
-    wait_listen,
+    PREFIX_LEN, Lab, child_env, collector, down, missing_prerequisites, run_collector,
+    stop_collectors, up, wait_listen, wait_ready,
 )
 from pipeline.collect.readme import write_readme
 
-DEFAULT_RATES = "25,35,50,70,100,140,200,400,unshaped"
 HEAD_CPU, WORKER_CPU = 0, 1
 QUIET_S = 1.0
-
-
-def parse_rates(text: str) -> list[int | None]:
-    """``25,50,unshaped`` -> [25, 50, None]; each rate once, in the order given."""
-    rates: list[int | None] = []
-    for part in (p.strip() for p in text.split(",")):
-        if part == "unshaped":
-            rate = None
-        elif part.isdigit() and int(part) > 0:
-            rate = int(part)
-        else:
-            raise CollectError(f"--rates: {part!r} is not a rate in Mbit/s or 'unshaped'")
-        if rate in rates:
-            raise CollectError(f"--rates: {part} given twice")
-        rates.append(rate)
-    if not rates:
-        raise CollectError("--rates: no rate given")
-    return rates
-
-
-def schedule(rates: list[int | None], repetitions: int, seed: int) -> list[tuple[int, int, int | None]]:
-    """(round, position, rate) of every run: each round holds every rate once, shuffled by a
-    generator seeded with ``seed`` (the same arguments give the same order)."""
-    rng = random.Random(seed)
-    runs = []
-    for rnd in range(1, repetitions + 1):
-        order = list(rates)
-        rng.shuffle(order)
-        runs += [(rnd, pos, rate) for pos, rate in enumerate(order, start=1)]
-    return runs
+# 4 Hz: a run's requests are a quiet second apart, so every sampling interval holds the traffic
+# of one request at most and a window counted in whole intervals takes all of its bytes
+SERIES_NETDEV_HZ = 4.0
 
 
 def shape(lab: Lab, rate: int | None) -> None:
@@ -98,37 +78,33 @@ def link_entry(lab: Lab) -> dict:
     return entry
 
 
-def label(rate: int | None) -> str:
-    return "veth, unshaped (namespace lab)" if rate is None else f"veth, tbf {rate} Mbit/s (namespace lab)"
-
-
-def link_class(rate: int | None) -> str:
-    return "veth" if rate is None else f"tbf_{rate}mbit"
-
-
 def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], repetitions: int,
             prompt_tokens: int = 1024, decode_tokens: int = 128, ngl: int = 5, ubatch: int = 256,
             seed: int = 1, prefix: str | None = None, date: str | None = None,
-            series: str | None = None) -> list[dict]:
+            series: str | None = None, output_on: str = "worker",
+            netdev_hz: float = SERIES_NETDEV_HZ, hidden: int | None = None) -> list[dict]:
+    """Run the series into ``folder``; returns ``params.lab_runs``. ``hidden`` only names the
+    generated model's size in the README's command (None: ``model`` was given)."""
     why = missing_prerequisites()
     if why:
         raise CollectError(f"llama-lab-series: {why}")
     lab = Lab(prefix or f"lsr{os.getpid() % 100000}", None)
     name = folder.resolve().name
-    title = f"llama.cpp RPC split timed at {len(rates)} link rates, {repetitions} rounds (namespace lab)"
+    title = (f"llama.cpp RPC split of {model.stem}, output layer on the {output_on}, timed at "
+             f"{len(rates)} link rates, {repetitions} rounds (namespace lab)")
     base = ["--campaign-dir", str(folder), "--kind", "lab_series", "--title", title]
     if date:
         base += ["--date", date]
 
     def common(rate: int | None) -> list[str]:
-        return [*base, "--link", "veth" if rate is None else f"veth_tbf{rate}",
+        return [*base, "--link", link_id(rate),
                 "--link-label", label(rate), "--link-class", link_class(rate)]
     head_side, worker_side = ["--host", HEAD, "--role", "head"], ["--host", WORKER, "--role", "worker"]
     to_head = [*worker_side, "--peer", HEAD, "--peer-role", "head"]
-    values = settings(model.resolve(), ngl, ubatch, 1024, 4096)
+    values = {**settings(model.resolve(), ngl, ubatch, 1024, 4096), **output_override(output_on)}
     plan = schedule(rates, repetitions, seed)
     links: dict[str, dict] = {}
-    rpc = server = iperf = None
+    rpc = server = iperf = sampler = None
     try:
         down(lab)
         up(lab)
@@ -161,6 +137,13 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
         server = start_logged(lab.ns_a, common(None), HEAD, "head", [str(binaries / "llama-server")],
                               extra_env=values, cpu=HEAD_CPU)
         drive_server(lab, ["--wait-only"])
+        if netdev_hz > 0:
+            # the head's end carries both directions; the capture starts on a quiet link
+            sampler = subprocess.Popen(
+                collector(lab.ns_a, "netdev", *common(None), *head_side, "--rate", f"{netdev_hz:g}"),
+                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            wait_ready(sampler)
+            time.sleep(IDLE_LEAD_S)
         for number, (rnd, pos, rate) in enumerate(plan, start=1):
             shape(lab, rate)
             time.sleep(QUIET_S)
@@ -168,6 +151,9 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
                                str(decode_tokens), "--seed", str(seed * 100_000 + number)])
             print(f"run {number}/{len(plan)}: round {rnd}, {label(rate)}", flush=True)
         time.sleep(QUIET_S)
+        if sampler is not None:
+            stop_collectors([sampler], "netdev sampler")
+            sampler = None
         stop_collectors([server], "llama-server", timeout=120)
         server = None
         stop_collectors([rpc], "ggml-rpc-server", timeout=120)
@@ -178,14 +164,15 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             raise CollectError(f"llama-lab-series: llama-server's log times {len(tasks)} task(s), "
                                f"expected 3 per run, {3 * len(plan)}")
         runs = [{"run": n, "round": rnd, "position": pos, "rate_mbit": rate,
-                 "link": "veth" if rate is None else f"veth_tbf{rate}",
+                 "link": link_id(rate),
                  "prefill_task": tasks[3 * (n - 1)], "decode_task": tasks[3 * (n - 1) + 1],
                  "snapshot_task": tasks[3 * (n - 1) + 2]}
                 for n, (rnd, pos, rate) in enumerate(plan, start=1)]
         commit(Campaign(folder, name, links=links, params={
             "lab_series": series or name, "lab_runs": runs,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
-                          "seed": seed, "repetitions": repetitions, "ngl": ngl, "ubatch": ubatch},
+                          "seed": seed, "repetitions": repetitions, "ngl": ngl, "ubatch": ubatch,
+                          "output_on": output_on, "netdev_hz": netdev_hz},
             "lab_pinning": f"llama-server on CPU {HEAD_CPU}, ggml-rpc-server on CPU {WORKER_CPU} "
                            f"(taskset -c), one thread each",
             "lab_setup": (f"veth pair {lab.if_a} ({HEAD_ADDR}/{PREFIX_LEN}, netns {lab.ns_a}, {HEAD}) "
@@ -193,12 +180,12 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
                           f"both ends re-shaped before each run"),
             "captured_by": "python -m pipeline.collect llama-lab-series"}), [], quiet=True)
         from pipeline.collect.llama_lab.readme import series_readme_text
-        write_readme(folder, series_readme_text(folder, binaries, model, ngl, rates, repetitions,
-                                                prompt_tokens, decode_tokens,
-                                                date or time.strftime("%Y-%m-%d", time.gmtime())))
+        write_readme(folder, series_readme_text(folder, binaries, model, rates,
+                                                date or time.strftime("%Y-%m-%d", time.gmtime()),
+                                                hidden))
         return runs
     finally:
-        for proc in (p for p in (server, rpc, iperf) if p is not None):
+        for proc in (p for p in (server, rpc, iperf, sampler) if p is not None):
             proc.kill()
             proc.wait()
         down(lab)
@@ -211,7 +198,17 @@ def add_parser(sub) -> None:
     p.add_argument("--campaign-dir", required=True, type=Path)
     p.add_argument("--binaries", type=Path, help="folder with llama-server and ggml-rpc-server "
                    "(default: scripts/build_llama_cpp.sh's cache, built when missing)")
-    p.add_argument("--model", type=Path, help="GGUF model (default: the lab's random-weight model)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--model", type=Path, help="GGUF model (default: the lab's random-weight model)")
+    which.add_argument("--hidden", type=int, default=512, help="hidden size of the random-weight "
+                       "model written for the series (default 512; 64-wide heads, 8 blocks)")
+    p.add_argument("--output-on", choices=OUTPUT_PLACES, default="worker",
+                   help="where the output layer's matrix runs: with the last blocks on the worker "
+                        "(what -ngl does; the logits cross the link) or on the head (-ot; the last "
+                        "hidden state crosses it)")
+    p.add_argument("--netdev-hz", type=float, default=SERIES_NETDEV_HZ,
+                   help=f"the head's /proc/net/dev sampling rate during the runs (default "
+                        f"{SERIES_NETDEV_HZ:g}; 0: no capture)")
     p.add_argument("--rates", default=DEFAULT_RATES, help=f"tbf rates in Mbit/s and 'unshaped' "
                    f"(default {DEFAULT_RATES})")
     p.add_argument("--repetitions", type=int, default=5, help="rounds; every rate once per round")
@@ -230,9 +227,11 @@ def main(args: argparse.Namespace) -> int:
     if args.repetitions < 1:
         raise CollectError("--repetitions: at least 1")
     binaries = args.binaries or binaries_dir()
-    model = args.model or lab_model(binaries)
+    model = args.model or lab_model(binaries, model_shape(args.hidden))
     runs = capture(args.campaign_dir, binaries, model, parse_rates(args.rates), args.repetitions,
                    args.prompt_tokens, args.decode_tokens, args.ngl, seed=args.seed,
-                   prefix=args.prefix, date=args.date, series=args.series)
+                   prefix=args.prefix, date=args.date, series=args.series,
+                   output_on=args.output_on, netdev_hz=args.netdev_hz,
+                   hidden=None if args.model else args.hidden)
     print(f"campaign {args.campaign_dir}: {len(runs)} runs; build it with `make docs`")
     return 0
