@@ -108,7 +108,8 @@ final as (
         joined.decode_s / joined.decode_tokens as decode_step_s,
         joined.snapshot_task,
         snapshot_tokens.snapshot_tokens,
-        snapshot.snapshot_s
+        snapshot.snapshot_s,
+        snapshot.snapshot_update_line
     from joined
     left join snapshot using (campaign, run)
     left join snapshot_tokens using (campaign, run)

@@ -15,6 +15,14 @@
 -- column model_name: general.name of the GGUF header
 -- column hidden_size: the model's embedding length (GGUF)
 -- column block_count: the model's blocks (GGUF)
+-- column vocab_size: the model's vocabulary (GGUF vocab_size, else the tokenizer's token count)
+-- column output_layer_on: where the output layer's matrix ran: worker (-ngl offloads it with the
+--    last blocks) or head (the env file's LLAMA_ARG_OVERRIDE_TENSOR puts output.weight on CPU,
+--    or -ngl 0 offloads nothing); what crosses the link after the last worker block, logits or
+--    the last hidden state, follows from it
+-- column worker_blocks: blocks the layer split put on the worker
+-- column worker_kv_bytes_per_token: KV cache bytes per token those blocks hold (the snapshot
+--    copies them to the head)
 -- column runs: runs the manifest lists (params.lab_runs)
 -- column timed_runs: runs whose prefill, decode and snapshot were all found in the log
 -- column rates: links (rates) the runs used, the unshaped one included
@@ -36,6 +44,42 @@ runs as (
 gguf as (
     select * from int_deployment__gguf_keys
 ),
+vocab as (
+    select campaign,
+           coalesce(max(try_cast(value as bigint)) filter (where arch_key = 'vocab_size'),
+                    max(try_cast(regexp_extract(value, '"len":\s*([0-9]+)', 1) as bigint))
+                        filter (where key = 'tokenizer.ggml.tokens')) as vocab_size
+    from stg_deployment__gguf_metadata
+    group by all
+),
+head_env as (
+    select e.campaign, e.key, e.value
+    from stg_deployment__service_env as e
+    join int_deployment__host_roles as h on h.campaign = e.campaign and h.host = e.host
+    where h.role = 'head'
+),
+overrides as (
+    -- LLAMA_ARG_OVERRIDE_TENSOR is "pattern=buffer type,...": llama.cpp moves a tensor whose
+    -- name the pattern matches (regex search) to that buffer type
+    select campaign,
+           bool_or(regexp_matches('output.weight', regexp_extract(item, '^(.*)=([^=]*)$', 1))
+                   and upper(regexp_extract(item, '^(.*)=([^=]*)$', 2)) = 'CPU') as output_on_cpu
+    from head_env, unnest(string_split(value, ',')) as o(item)
+    where key = 'LLAMA_ARG_OVERRIDE_TENSOR'
+    group by all
+),
+placement as (
+    select p.campaign,
+           count(*) filter (where h.role = 'worker') as worker_blocks,
+           sum(kv.kv_bytes_per_token) filter (where h.role = 'worker') as worker_kv_bytes_per_token
+    from int_deployment__layer_placement as p
+    join int_deployment__host_roles as h on h.campaign = p.campaign and h.host = p.host
+    left join int_deployment__layer_kv as kv on kv.campaign = p.campaign and kv.layer = p.layer
+    group by all
+),
+config as (
+    select campaign, max(n_gpu_layers) as n_gpu_layers from int_deployment__service_config group by all
+),
 final as (
     select
         c.campaign,
@@ -51,6 +95,11 @@ final as (
         gguf.model_name,
         gguf.hidden_size,
         gguf.block_count,
+        vocab.vocab_size,
+        case when coalesce(overrides.output_on_cpu, false) or config.n_gpu_layers = 0
+             then 'head' else 'worker' end as output_layer_on,
+        placement.worker_blocks,
+        placement.worker_kv_bytes_per_token,
         coalesce(runs.runs, 0) as runs,
         coalesce(runs.timed_runs, 0) as timed_runs,
         coalesce(runs.rates, 0) as rates,
@@ -58,6 +107,10 @@ final as (
     from campaigns as c
     left join runs using (campaign)
     left join gguf using (campaign)
+    left join vocab using (campaign)
+    left join overrides using (campaign)
+    left join placement using (campaign)
+    left join config using (campaign)
 )
 select * from final
 order by campaign

@@ -139,7 +139,9 @@ def test_the_build_records_the_digests_it_covered(built):
     recorded = dict(con.execute("select folder, content_sha256 from meta_build_inputs").fetchall())
     assert recorded == tree_digests(built)
     assert set(recorded) == {"deployments/lab-veth-tbf", "deployments/qwen38-27b-pp",
-                             "p2p/aws-p3-tc", "p2p/swan-10-regions", "reference", "labs/lab-rpc-series-h512",
+                             "p2p/aws-p3-tc", "p2p/swan-10-regions", "reference",
+                             *(f"labs/{d.name}" for d in (REPO / "raw_data" / "labs").iterdir()
+                               if d.is_dir()),
                              *(f"deployments/lab-rpc-{r}" for r in
                                ("tbf050", "tbf100", "tbf200", "tbf400", "veth"))}
 

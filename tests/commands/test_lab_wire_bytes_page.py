@@ -1,0 +1,74 @@
+"""The committed shape series' bytes on the wire, worked from their raw files in Python (not
+with the project's parsers or SQL) and found on the built pages: each run's prefill window is
+what llama-server timed (its "prompt eval time" and "eval time" lines, up to the second line's
+instant) widened by lab_window_margin_s = 0.5 s both ways; the bytes are the head veth's tx
+counter at the first sample at or after the window's end minus the one at the last sample at or
+before its start (the sampling intervals the window touches, whole)."""
+from __future__ import annotations
+
+import re
+import statistics
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+LABS = REPO / "raw_data" / "labs"
+MARGIN = 0.5
+TIMING = re.compile(r"^(\S+) .* task (\d+) \| +(prompt eval|eval) time = +([\d.]+) ms / +(\d+) tokens")
+
+
+def _timings(log: Path) -> dict[int, dict]:
+    """task -> {instant of its last timing line, prompt eval ms, eval ms, prompt tokens}."""
+    tasks: dict[int, dict] = {}
+    for line in log.read_text().splitlines():
+        m = TIMING.match(line)
+        if m:
+            stamp, task, kind, ms, tokens = m.groups()
+            t = tasks.setdefault(int(task), {})
+            t["at"] = max(t.get("at", 0.0), datetime.fromisoformat(stamp).timestamp())
+            t[kind] = float(ms)
+            if kind == "prompt eval":
+                t["tokens"] = int(tokens)
+    return tasks
+
+
+def _tx_samples(capture: Path, iface: str) -> list[tuple[float, int]]:
+    samples, at = [], None
+    for line in capture.read_text().splitlines():
+        if line.startswith("@ "):
+            at = float(line[2:])
+        elif at is not None and line.strip().startswith(iface + ":"):
+            samples.append((at, int(line.split(":", 1)[1].split()[8])))
+    return samples
+
+
+def _prefill_bytes_per_position(folder: Path) -> tuple[float, int]:
+    manifest = yaml.safe_load((folder / "manifest.yaml").read_text())
+    iface = manifest["links"]["veth"]["interfaces"]["lab-head"]
+    samples = _tx_samples(next((folder / "netdev").glob("lab-head*.netdev")), iface)
+    tasks = _timings(folder / "journal" / "lab-head-llama-server.log")
+    per_position = []
+    for run in manifest["params"]["lab_runs"]:
+        t = tasks[run["prefill_task"]]
+        start = t["at"] - (t["prompt eval"] + t["eval"]) / 1000 - MARGIN
+        end = t["at"] + MARGIN
+        before = [v for s, v in samples if s <= start][-1]
+        after = [v for s, v in samples if s >= end][0]
+        per_position.append((after - before) / t["tokens"])
+    return statistics.median(per_position), len(per_position)
+
+
+@pytest.mark.parametrize("name", ["lab-rpc-shape-h256", "lab-rpc-shape-h1024-head"])
+def test_the_prefill_bytes_per_position_on_the_pages(built, name):
+    median, runs = _prefill_bytes_per_position(LABS / name)
+    assert runs == 9                                        # 3 rates x 3 rounds
+    kib = f"{median / 1024:.2f} KiB"
+    page = (built.root / "docs" / "labs" / f"{name}.md").read_text()
+    assert f"| prefill | head to worker | position | {runs} | {kib} |" in page
+    math = (built.root / "docs" / "ethernet-bandwidth-math.md").read_text()
+    assert re.search(rf"\| prefill forward per position \| \[{name}\]\([^)]*\) \| [^|]+ \| [^|]+ \| "
+                     rf"[^|]+ \| {re.escape(kib)} \(", math)
