@@ -32,6 +32,15 @@
 --    the prediction, over every rate
 -- column meets_targets: the three lab_target_* parameters hold (median error, share inside,
 --    half-width); false when no rate was validated
+-- column measured_wire_bytes: the bytes the quantity's request put on the link, both directions,
+--    as the series' netdev counted them (fct_lab_series_traffic medians: per prompt for the
+--    prefill, per step for the decode, per copy for the snapshot); empty without a capture.
+--    Frames with their headers, while the slopes count bytes at iperf3's TCP goodput, so a model
+--    whose every byte costs wire time has a slope a few percent below it
+-- column slope_share_of_wire: slope_bytes / measured_wire_bytes: the share of the bytes that cost
+--    wire time above the knee (all of them for the additive model)
+-- column slow_side_share_of_wire: (slope + knee slope) / measured_wire_bytes: the share that costs
+--    wire time below the knee (near 1 when every byte does)
 with targets as (
     select
         max(value::double) filter (where parameter = 'lab_target_median_error') as median_error,
@@ -44,6 +53,15 @@ fit as (
 ),
 validation as (
     select * from fct_lab_series_validation
+),
+wire as (
+    select campaign,
+           case request when 'prefill' then 'prefill' when 'decode' then 'decode step'
+                else 'KV snapshot' end as quantity,
+           sum(median_bytes * case request when 'decode' then 1 else median_units end)
+               as measured_wire_bytes
+    from fct_lab_series_traffic
+    group by all
 ),
 scores as (
     select
@@ -83,10 +101,14 @@ final as (
         s.max_range_half_width_fraction,
         coalesce(s.median_abs_error_fraction <= t.median_error
                  and s.inside_range_fraction >= t.inside_range
-                 and s.max_range_half_width_fraction <= t.half_width, false) as meets_targets
+                 and s.max_range_half_width_fraction <= t.half_width, false) as meets_targets,
+        w.measured_wire_bytes,
+        f.slope / w.measured_wire_bytes as slope_share_of_wire,
+        (f.slope + f.knee_slope) / w.measured_wire_bytes as slow_side_share_of_wire
     from fit as f
     join scores as s using (campaign, quantity, model)
     cross join targets as t
+    left join wire as w using (campaign, quantity)
 )
 select * from final
 order by campaign, sort_order, model

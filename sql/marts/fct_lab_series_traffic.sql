@@ -11,12 +11,12 @@
 -- column direction: head_to_worker (the head's veth end sent it) or worker_to_head (it received it)
 -- column unit: what one unit of work is: a prompt position, a decode step, a snapshot token
 -- column runs: runs whose request window lay inside the capture
--- column median_bytes_per_unit: the runs' median of (bytes in the window / units), L2 frames
+-- column median_bytes: the runs' median of (bytes in the window / units), L2 frames
 --    as /proc/net/dev counts them (TCP/IP headers and ACKs included)
--- column q1_bytes_per_unit: first quartile (linear interpolation)
--- column q3_bytes_per_unit: third quartile (linear interpolation)
--- column min_bytes_per_unit: the smallest run
--- column max_bytes_per_unit: the largest run
+-- column q1_bytes: first quartile (linear interpolation)
+-- column q3_bytes: third quartile (linear interpolation)
+-- column min_bytes: the smallest run
+-- column max_bytes: the largest run
 -- column median_units: the runs' median count of units (positions, steps or tokens)
 -- column counter_anomalies: sampling intervals in the windows whose counters wrapped or reset
 -- column idle_bytes_per_s: what crossed the link before the first request (both directions),
@@ -44,11 +44,11 @@ final as (
     select
         campaign, series, request, sort_order, direction, unit,
         count(*) as runs,
-        median(per_unit) as median_bytes_per_unit,
-        quantile_cont(per_unit, 0.25) as q1_bytes_per_unit,
-        quantile_cont(per_unit, 0.75) as q3_bytes_per_unit,
-        min(per_unit) as min_bytes_per_unit,
-        max(per_unit) as max_bytes_per_unit,
+        median(per_unit) as median_bytes,
+        quantile_cont(per_unit, 0.25) as q1_bytes,
+        quantile_cont(per_unit, 0.75) as q3_bytes,
+        min(per_unit) as min_bytes,
+        max(per_unit) as max_bytes,
         median(units) as median_units,
         sum(counter_anomalies) as counter_anomalies,
         max(idle_bytes_per_s) as idle_bytes_per_s

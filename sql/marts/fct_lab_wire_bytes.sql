@@ -61,9 +61,9 @@ rows as (
             when 'decode return' then 4 * case c.output_layer_on when 'worker' then c.vocab_size
                                                                   else c.hidden_size end
             else c.worker_kv_bytes_per_token end::double as payload_bytes,
-        t.median_bytes_per_unit as measured_bytes,
-        t.q1_bytes_per_unit as measured_q1_bytes,
-        t.q3_bytes_per_unit as measured_q3_bytes,
+        t.median_bytes as measured_bytes,
+        t.q1_bytes as measured_q1_bytes,
+        t.q3_bytes as measured_q3_bytes,
         t.runs
     from traffic as t
     join quantities as q on q.request = t.request and q.direction = t.direction

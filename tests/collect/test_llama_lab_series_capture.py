@@ -103,7 +103,7 @@ def test_the_page_is_published(series_run):
 def test_every_request_is_counted_on_the_wire(series_run):
     con = series_run["con"]
     rows = {(r[0], r[1]): r[2:] for r in con.execute(
-        'select request, direction, runs, median_bytes_per_unit, min_bytes_per_unit from '
+        'select request, direction, runs, median_bytes, min_bytes from '
         '"campaign:lab-series-test".fct_lab_series_traffic').fetchall()}
     assert len(rows) == 6 and all(r[0] == 4 for r in rows.values())
     # lower bounds from the shape (hidden 512, vocabulary 32,000, f32 activations): every prompt

@@ -67,6 +67,12 @@ def con():
         _add_rate(con, "d", f"r{mbit or 'u'}", mbit, tcp, [(1.0, dec, 0.1)] * 5)
     # campaign b: one rate, nine runs of prefill 1 … 9 tok/s (prefill_s = 1024 / v)
     _add_rate(con, "b", "r20", 20, 2.5e6, [(TOKENS / v, 0.01, 0.1) for v in range(1, 10)])
+    # campaign p's netdev: a prompt put 4,000 B a position head -> worker and 100 back (1,024
+    # positions); campaign d has no capture
+    con.execute("create table fct_lab_series_traffic (campaign varchar, request varchar, "
+                "direction varchar, median_bytes double, median_units double)")
+    con.execute("insert into fct_lab_series_traffic values ('p', 'prefill', 'head_to_worker', 4000, 1024), "
+                "('p', 'prefill', 'worker_to_head', 100, 1024)")
     for rel in ("intermediate/int_lab__series_points.sql", "intermediate/int_lab__series_fit.sql",
                 "marts/fct_lab_series_rates.sql", "marts/fct_lab_series_validation.sql",
                 "marts/fct_lab_series_fit.sql"):
@@ -165,3 +171,15 @@ def test_the_targets_need_every_one_of_the_three_and_a_validated_rate(con):
                    "and model = 'corrected'", [])
     assert dec["meets_targets"] == (dec["median_abs_error_fraction"] <= 0.05
                                     and dec["inside_range_fraction"] >= 0.9)
+
+
+def test_the_slopes_are_set_against_the_bytes_the_capture_counted(con):
+    (fit,) = _rows(con, "fct_lab_series_fit", "campaign = 'p' and quantity = 'prefill' "
+                   "and model = 'corrected'", [])
+    # (4,000 + 100) x 1,024 = 4,198,400 B a prompt; S = 1e6 above the knee, S + K = 4e6 below it
+    assert fit["measured_wire_bytes"] == pytest.approx(4_198_400)
+    assert fit["slope_share_of_wire"] == pytest.approx(1e6 / 4_198_400, rel=1e-6)        # 0.238
+    assert fit["slow_side_share_of_wire"] == pytest.approx(4e6 / 4_198_400, rel=1e-6)    # 0.953
+    (d,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'decode step' "
+                 "and model = 'corrected'", [])
+    assert d["measured_wire_bytes"] is None and d["slope_share_of_wire"] is None

@@ -94,8 +94,8 @@ def test_each_request_takes_the_intervals_its_window_and_margin_touch(traffic):
 def test_the_series_summary_gives_each_direction_per_unit(traffic):
     rows = {(r["request"], r["direction"]): r for r in _rows(traffic, "select * from fct_lab_series_traffic")}
     assert len(rows) == 6
-    assert rows[("prefill", "head_to_worker")]["median_bytes_per_unit"] == pytest.approx(10.14)
-    assert rows[("kv_snapshot", "worker_to_head")]["median_bytes_per_unit"] == pytest.approx(5006 / 108)
+    assert rows[("prefill", "head_to_worker")]["median_bytes"] == pytest.approx(10.14)
+    assert rows[("kv_snapshot", "worker_to_head")]["median_bytes"] == pytest.approx(5006 / 108)
     assert rows[("decode", "worker_to_head")]["unit"] == "step"
     assert rows[("prefill", "head_to_worker")]["idle_bytes_per_s"] == pytest.approx(20 / 2.5)
 
@@ -136,8 +136,8 @@ def wire():
                 "vocab_size bigint, output_layer_on varchar, worker_kv_bytes_per_token double)")
     con.executemany("insert into fct_lab_series_campaigns values (?, ?, ?, ?, ?)", CAMPAIGNS)
     con.execute("create table fct_lab_series_traffic (campaign varchar, series varchar, request varchar, "
-                "direction varchar, unit varchar, median_bytes_per_unit double, q1_bytes_per_unit double, "
-                "q3_bytes_per_unit double, runs bigint)")
+                "direction varchar, unit varchar, median_bytes double, q1_bytes double, "
+                "q3_bytes double, runs bigint)")
     for name, hidden, vocab, out, kv in CAMPAIGNS:
         fwd = (100 + 1.05 * 4 * hidden) * (1.05 if name == "h1024" else 1)
         ret = 2000 + 1.1 * 4 * (vocab if out == "worker" else hidden)
