@@ -69,14 +69,32 @@ rows as (
     join quantities as q on q.request = t.request and q.direction = t.direction
     join campaigns as c using (campaign)
 ),
-fits as (
+points as (
+    -- each quantity's points in a fixed order: the sums below run over lists, one after the
+    -- other, so a fit is the same to the last bit on every build (an aggregate such as
+    -- regr_slope adds in whatever order the threads meet the rows)
     select quantity,
            count(distinct payload_bytes) as shapes,
-           regr_intercept(measured_bytes, payload_bytes) as overhead_bytes,
-           regr_slope(measured_bytes, payload_bytes) as ratio
+           list(payload_bytes order by campaign) as xs,
+           list(measured_bytes order by campaign) as ys
     from rows
     where payload_bytes is not null and measured_bytes is not null
     group by all
+),
+moments as (
+    select quantity, shapes, xs, ys, list_avg(xs) as mean_x, list_avg(ys) as mean_y
+    from points
+),
+fits as (
+    -- least squares: ratio = Sxy / Sxx, overhead = mean y - ratio x mean x
+    select quantity, shapes, ratio, mean_y - ratio * mean_x as overhead_bytes
+    from (
+        select quantity, shapes, mean_x, mean_y,
+               list_sum(list_transform(range(1, len(xs) + 1),
+                                       lambda i: (xs[i] - mean_x) * (ys[i] - mean_y)))
+               / nullif(list_sum(list_transform(xs, lambda x: (x - mean_x) * (x - mean_x))), 0) as ratio
+        from moments
+    )
 ),
 final as (
     select

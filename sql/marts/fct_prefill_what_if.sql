@@ -1,8 +1,12 @@
 -- grain: one row per deployment campaign and Ethernet link class
 -- key: campaign, link_class
--- The validated prefill model: a ubatch takes compute (the residual, measured once on the
+-- The additive prefill model: a ubatch takes compute (the residual, measured once on the
 -- link the prefill ran on) plus its wire time, bytes_per_ubatch / usable TCP rate. Swapping
--- only the wire time predicts prefill on the other classes. Burst duty is the share of a
+-- only the wire time predicts prefill on the other classes. It puts every wire byte after the
+-- compute, so its gain from a faster link is the most that link can buy: llama.cpp hides part
+-- of a micro-batch's transfer behind compute (the lab series measure how much), and the gain
+-- lies between 0 and this figure. The figures hold for the workload measured: the server's
+-- parallel slots and the prompt's length and micro-batch (columns below). Burst duty is the share of a
 -- ubatch the link is busy; average use is the busier direction's bytes over a whole ubatch.
 -- column residual_s: the measured micro-batch time minus its wire time on the measured class (the
 --    same on every row)
@@ -16,7 +20,13 @@
 --    micro-batch's time
 -- column gain_vs_previous_class_fraction: the predicted rate over the next slower class's, minus 1
 -- column previous_class_label: that next slower class
--- column gain_vs_measured_fraction: the predicted rate over the measured class's, minus 1
+-- column gain_vs_measured_fraction: the predicted rate over the measured class's, minus 1: the
+--    most a faster class can buy (every wire byte after the compute), or the most a slower one
+--    can cost
+-- column parallel_slots: the server's parallel slots (-np) during the measured prefill: the
+--    figures hold for that many requests at a time
+-- column prefill_tokens: the prompt positions the measured prefill evaluated
+-- column provenance: captured or reconstructed (the campaign's manifest)
 with k as (
     select * from fct_deployment_constants
 ),
@@ -46,6 +56,9 @@ per_class as (
         c.usable_bytes_per_s,
         c.link_class = anchor.measured_link_class as is_measured,
         k.ubatch_tokens,
+        k.parallel_slots,
+        k.prefill_tokens,
+        k.provenance,
         k.ubatch_bytes,
         k.prefill_tokens_per_s as measured_tokens_per_s,
         anchor.residual_s,
