@@ -97,9 +97,16 @@ def test_ubatch_page_diff_is_local(built, ubatch_512):
     old, new = _sections(_page_lines(built)), _sections(_page_lines(ubatch_512))
     assert old.keys() == new.keys()
     changed = {k for k in old if old[k] != new[k]}
-    # 0.1 lists the ubatch, 0.2 the bytes per ubatch, 0.3 the per-ubatch times; the snapshot
-    # (0.4), decode (0.5), verdict (0.6: predicted rates are unchanged) and theory do not move
-    assert changed == {"0.1", "0.2", "0.3"}
+    # 0.1 lists the ubatch, 0.2 the bytes per ubatch, 0.3 the per-ubatch times; the verdict
+    # (0.6) and the bottom line before §0 name the workload their "up to" holds for, the
+    # micro-batch among it, and nothing else of theirs moves (the predicted rates are
+    # unchanged); the snapshot (0.4), decode (0.5) and theory do not move
+    assert changed == {"0.1", "0.2", "0.3", "0.6", "front"}
+    for key in ("0.6", "front"):
+        moved = [(o, n) for o, n in zip(old[key], new[key]) if o != n]
+        assert moved and len(old[key]) == len(new[key])
+        assert all("micro-batches of 256" in o and o.replace("micro-batches of 256", "micro-batches of 512") == n
+                   for o, n in moved), moved
     rows = [(o, n) for o, n in zip(old["0.1"], new["0.1"]) if o != n]
     # the edited env file's new sha256 shows in the provenance notes
     env_notes = [l for l in _page_lines(ubatch_512) if "frank-dragoon.env · sha256" in l]

@@ -35,8 +35,10 @@ def con():
            [("a", "A", 1, 1e9, 1e8, 8e8), ("b", "B", 2, 1e10, 1e9, 8e9)])
     _table(con, "fct_deployment_constants", "campaign varchar, prefill_link_id varchar, "
            "ubatch_tokens double, prefill_tokens_per_s double, ubatch_bytes double, "
-           "ubatch_bytes_head_to_worker double, ubatch_bytes_worker_to_head double",
-           [("d", "L", 512.0, 256.0, 1e8, 2e7, 8e7), ("e", "L", 512.0, 1024.0, 1e8, 6e7, 4e7)])
+           "ubatch_bytes_head_to_worker double, ubatch_bytes_worker_to_head double, "
+           "parallel_slots bigint, prefill_tokens bigint, provenance varchar",
+           [("d", "L", 512.0, 256.0, 1e8, 2e7, 8e7, 1, 4096, "captured"),
+            ("e", "L", 512.0, 1024.0, 1e8, 6e7, 4e7, 4, 2048, "reconstructed")])
     _table(con, "fct_deployment_links", "campaign varchar, link_id varchar, label varchar, "
            "link_class varchar, iperf3_head_to_worker_bytes_per_s double, "
            "iperf3_worker_to_head_bytes_per_s double",
@@ -51,6 +53,9 @@ def test_the_what_if_takes_the_busier_direction_of_each_campaign(con):
     d_a, d_b = rows[("d", "a")], rows[("d", "b")]
     # d on A (measured): wire 1e8 / 1e8 = 1 s, residual 2 - 1 = 1 s
     assert d_a["is_measured"] and not d_b["is_measured"]
+    # the workload each row holds for comes along from the campaign's constants, every class
+    assert {(r["campaign"], r["parallel_slots"], r["prefill_tokens"], r["provenance"]) for r in rows.values()} \
+        == {("d", 1, 4096, "captured"), ("e", 4, 2048, "reconstructed")}
     assert (d_a["residual_s"], d_a["wire_s"], d_a["ubatch_total_s"]) == pytest.approx((1.0, 1.0, 2.0))
     # the busier direction is worker -> head: 8e7 bytes; over A's 1e8 B/s x 2 s = 0.4
     assert d_a["busier_direction_bytes"] == 8e7
