@@ -75,7 +75,11 @@ def test_sigterm_to_make_stops_dg_dev_and_everything_it_started(tmp_path):
         # the wrapper, dg dev, the webserver, the daemon and code servers
         assert len(started) >= 4, started
         os.kill(make, signal.SIGTERM)                # make only, not its process group
-        _wait(lambda: not _alive(started | {make}), 90, "every process of make dev to stop")
+        # a fresh instance: the raw_data sensor has launched a rebuild of the whole tree, and its
+        # run process finishes the step it is in before it exits (seen in the full suite with 17
+        # campaigns: still building 90 s after the signal, on a loaded machine); what counts is
+        # that every process ends, not how fast a loaded machine gets there
+        _wait(lambda: not _alive(started | {make}), 300, "every process of make dev to stop")
         assert not serving()
     finally:
         started = locals().get("started", set()) | _descendants(make) | {make}
