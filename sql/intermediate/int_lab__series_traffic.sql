@@ -28,18 +28,14 @@ task_time as (
     group by all
 ),
 windows as (
-    select r.campaign, r.run, r.rate_mbit, r.link_id, 'prefill' as request, 1 as sort_order,
-           r.prefill_tokens as units, 'position' as unit,
-           t.timed_unix_s - t.busy_s as start_unix_s, t.timed_unix_s as end_unix_s
+    -- prefill and decode: the task's own timing, whichever of the run's two tasks it is
+    select r.campaign, r.run, r.rate_mbit, r.link_id, q.request, q.sort_order,
+           case q.request when 'prefill' then r.prefill_tokens else r.decode_tokens end as units,
+           q.unit, t.timed_unix_s - t.busy_s as start_unix_s, t.timed_unix_s as end_unix_s
     from runs as r
+    cross join (values ('prefill', 1, 'position'), ('decode', 2, 'step')) as q(request, sort_order, unit)
     join task_time as t on t.campaign = r.campaign and t.source_file = r.journal_file
-        and t.task_id = r.prefill_task
-    union all
-    select r.campaign, r.run, r.rate_mbit, r.link_id, 'decode', 2, r.decode_tokens, 'step',
-           t.timed_unix_s - t.busy_s, t.timed_unix_s
-    from runs as r
-    join task_time as t on t.campaign = r.campaign and t.source_file = r.journal_file
-        and t.task_id = r.decode_task
+        and t.task_id = case q.request when 'prefill' then r.prefill_task else r.decode_task end
     union all
     select r.campaign, r.run, r.rate_mbit, r.link_id, 'kv_snapshot', 3, r.snapshot_tokens, 'token',
            u.unix_s - u.duration_s, t.timed_unix_s
