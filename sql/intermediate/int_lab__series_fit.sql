@@ -16,11 +16,15 @@
 --              A KV snapshot (one copy of megabytes, far beyond the burst) keeps the additive
 --              form.
 -- Fits minimise relative squared errors (weight 1 / y^2). The range: the prediction times
--- (1 +/- h), h the lab_range_quantile of the absolute relative errors with which each
--- calibration rate between two others is predicted by the same model fitted without that rate
--- (leave one rate out): the error the model makes at a rate it has not seen inside the span it
--- was calibrated on, estimated from the calibration runs alone. The range is for a rate's
--- median run; each rate's spread is in fct_lab_series_rates.
+-- (1 +/- h). Each calibration rate between two others is predicted by the same model fitted
+-- without that rate (leave one rate out), which gives n absolute relative errors at rates the
+-- fit did not see, inside the span it was calibrated on. h is the k-th smallest of them, k =
+-- ceil(q (n + 1)) for q the lab_range_quantile (split-conformal's rule: a new rate's error is
+-- as likely to rank anywhere among the n + 1, so it exceeds the k-th with probability at most
+-- 1 - q). When k > n no error of the n is large enough to promise q: the model has no range
+-- (for q = 0.9, n must be at least 9). This rule was fixed before the series that tests it was
+-- captured (issue 37). The range is for a rate's median run; each rate's spread is in
+-- fct_lab_series_rates.
 with points as (
     select * from int_lab__series_points where role = 'calibration'
 ),
@@ -160,23 +164,19 @@ residuals as (
     join medians as m on m.campaign = f.campaign and m.quantity = f.quantity and m.link_id = f.fold
     group by all
 ),
-quantile as (
-    -- the range_quantile of the sorted residuals, interpolated linearly between neighbours
-    -- (quantile_cont's rule; its fraction must be a constant, this one is a parameter)
+ranked as (
+    -- the rank k = ceil(q (n + 1)) whose error is h (a hair under, so 0.9 x 10 is 9, not 10)
     select
         r.*,
         params.range_quantile,
-        params.range_quantile * (r.left_out_rates - 1) as pos
+        ceil(params.range_quantile * (r.left_out_rates + 1) - 1e-9)::int as range_rank
     from residuals as r, params
 ),
 range_width as (
     select
         *,
-        sorted_residuals[floor(pos)::int + 1]
-            + (pos - floor(pos)) * (coalesce(sorted_residuals[floor(pos)::int + 2],
-                                             sorted_residuals[floor(pos)::int + 1])
-                                    - sorted_residuals[floor(pos)::int + 1]) as range_fraction
-    from quantile
+        case when range_rank <= left_out_rates then sorted_residuals[range_rank] end as range_fraction
+    from ranked
 ),
 final as (
     select
@@ -188,14 +188,18 @@ final as (
         f.knee_slope,
         f.knee,
         r.range_fraction,
-        r.range_quantile,
-        r.left_out_rates,
+        params.range_quantile,
+        coalesce(r.left_out_rates, 0) as left_out_rates,
+        r.sorted_residuals as left_out_errors,
+        -- the fewest left-out rates with k <= n: n >= q / (1 - q)
+        ceil(params.range_quantile / (1 - params.range_quantile) - 1e-9)::int as min_left_out_rates,
         span.calibration_runs,
         span.calibration_rates,
         span.calibrated_min_bytes_per_s,
         span.calibrated_max_bytes_per_s
     from fits as f
     join span using (campaign, quantity)
+    cross join params
     left join range_width as r using (campaign, quantity, model)
     where f.fold = ''
 )

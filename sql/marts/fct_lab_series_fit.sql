@@ -16,9 +16,15 @@
 --    model without a knee)
 -- column knee_bits_per_s: the TCP rate 1/k between the two regimes (above it only slope_bytes cost
 --    wire time); empty when the model has no knee
--- column range_fraction: h, the range's half-width as a fraction of the predicted time
--- column range_quantile: the quantile of the left-out calibration rates' absolute relative errors
---    that is h (the lab_range_quantile parameter of measurement_params.csv)
+-- column range_fraction: h, the range's half-width as a fraction of the predicted time: the k-th
+--    smallest of the left-out calibration rates' absolute relative errors, k = ceil(q (n + 1));
+--    empty when k > n (too few left-out rates to promise q)
+-- column range_quantile: q, the share of rates the range is meant to hold (the lab_range_quantile
+--    parameter of measurement_params.csv)
+-- column left_out_rates: n, the calibration rates between two others, each predicted by a fit
+--    without it
+-- column min_left_out_rates: the fewest left-out rates that give a range at q (q / (1 - q),
+--    rounded up: 9 for 0.9)
 -- column calibration_runs: runs the fit saw
 -- column calibration_rates: rates (links) the fit saw, the unshaped link included
 -- column calibrated_min_bits_per_s: the slowest calibrated TCP rate: the range of rates the model
@@ -90,6 +96,8 @@ final as (
         case when f.knee > 0 then bytes_to_bits(1 / f.knee) end as knee_bits_per_s,
         f.range_fraction,
         f.range_quantile,
+        f.left_out_rates,
+        f.min_left_out_rates,
         f.calibration_runs,
         f.calibration_rates,
         bytes_to_bits(f.calibrated_min_bytes_per_s) as calibrated_min_bits_per_s,

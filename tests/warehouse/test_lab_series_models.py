@@ -29,6 +29,32 @@ def prefill_s(x: float) -> float:
     return 0.5 + 1e6 * x + 3e6 * max(0.0, x - 5e-8)
 
 
+def snapshot_s(x: float) -> float:
+    """Campaigns c and e: a 0.002 s copy plus 1e7 B of wire time."""
+    return 0.002 + 1e7 * x
+
+
+def _loo_errors(points: list[tuple[float, float]]) -> list[float]:
+    """The leave-one-rate-out errors worked independently of the SQL: for each point between two
+    others (by x), the straight line by least squares weighted 1 / y^2 through the others, and
+    |prediction / y - 1| at the point left out; sorted."""
+    errors = []
+    xs = [x for x, _ in points]
+    for left_x, left_y in points:
+        if left_x in (min(xs), max(xs)):
+            continue
+        rest = [(x, y) for x, y in points if x != left_x]
+        w = [1 / (y * y) for _, y in rest]
+        sw = sum(w)
+        mx = sum(wi * x for wi, (x, _) in zip(w, rest)) / sw
+        my = sum(wi * y for wi, (_, y) in zip(w, rest)) / sw
+        sxx = sum(wi * (x - mx) ** 2 for wi, (x, _) in zip(w, rest))
+        sxy = sum(wi * (x - mx) * (y - my) for wi, (x, y) in zip(w, rest))
+        slope = sxy / sxx
+        errors.append(abs((my + slope * (left_x - mx)) / left_y - 1))
+    return sorted(errors)
+
+
 def _run(con, rel: str) -> None:
     path = REPO / "sql" / rel
     models.run_model(con, models.Model(path, path.read_text()))
@@ -65,6 +91,15 @@ def con():
     for mbit, tcp, dec in ((20, 2.5e6, 0.05), (40, 5e6, 0.03), (80, 1e7, 0.022),
                            (160, 2e7, 0.015), (None, 1e9, 0.0101)):
         _add_rate(con, "d", f"r{mbit or 'u'}", mbit, tcp, [(1.0, dec, 0.1)] * 5)
+    # campaigns c and e: 20 and 18 shaped rates (TCP 1e6 … B/s, x = 1 / rate) and unshaped, three
+    # runs each; the snapshot is exactly 0.002 s + 1e7 B x except at c's 7th rate (x = 1 / 7e6),
+    # whose runs took 1.1 times as long
+    for campaign, shaped in (("c", 20), ("e", 18)):
+        for i in range(1, shaped + 1):
+            tcp = i * 1e6
+            snap = snapshot_s(1 / tcp) * (1.1 if (campaign, i) == ("c", 7) else 1.0)
+            _add_rate(con, campaign, f"s{i:02d}", 8 * i, tcp, [(1.0, 0.01, snap)] * 3)
+        _add_rate(con, campaign, "su", None, 1e9, [(1.0, 0.01, snapshot_s(1e-9))] * 3)
     # campaign b: one rate, nine runs of prefill 1 … 9 tok/s (prefill_s = 1024 / v)
     _add_rate(con, "b", "r20", 20, 2.5e6, [(TOKENS / v, 0.01, 0.1) for v in range(1, 10)])
     # campaign p's netdev: a prompt put 4,000 B a position head -> worker and 100 back (1,024
@@ -141,36 +176,74 @@ def test_the_additive_fit_cannot_bend_and_misses_the_knee(con):
                if v["role"] == "validation") > 0.01
 
 
-def test_the_range_is_the_leave_one_rate_out_error(con):
+def test_too_few_left_out_rates_give_no_range(con):
     (fit,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'decode step' "
                    "and model = 'corrected'", [])
     # calibration rates: 20 Mbit/s (x = 4e-7), 80 (x = 1e-7) and unshaped (x = 1e-9); only 80
     # lies between two others, so it is the one left out. The line through (4e-7, 0.05) and
     # (1e-9, 0.0101) has slope 0.0399 / 3.99e-7 = 1e5 and intercept 0.01, so it predicts
-    # 0.02 s at x = 1e-7 against the median 0.022: |0.02 / 0.022 - 1| = 1/11 = h
-    assert fit["range_fraction"] == pytest.approx(1 / 11, rel=1e-6)
-    assert fit["max_range_half_width_fraction"] == pytest.approx(1 / 11, rel=1e-6)
+    # 0.02 s at x = 1e-7 against the median 0.022: |0.02 / 0.022 - 1| = 1/11, the one error
+    assert fit["left_out_rates"] == 1
+    (errors,) = con.execute("select left_out_errors from int_lab__series_fit where campaign = 'd' "
+                            "and quantity = 'decode step' and model = 'corrected'").fetchone()
+    assert errors == pytest.approx([1 / 11], rel=1e-6)
+    # n = 1: k = ceil(0.9 x 2) = 2 > 1, and a range at 0.9 needs n >= 0.9 / 0.1 = 9
+    assert fit["range_fraction"] is None and fit["min_left_out_rates"] == 9
+    assert not fit["meets_targets"]
     for v in _rows(con, "fct_lab_series_validation", "campaign = 'd' and quantity = 'decode step' "
+                   "and model = 'corrected'", []):
+        assert v["predicted_low"] is None and v["predicted_high"] is None and v["inside_range"] is None
+
+
+def test_the_range_is_the_conformal_rank_of_the_left_out_errors(con):
+    # campaign c: calibration = unshaped and the odd shaped rates 1, 3, …, 19 (x.10^6 = 1, 1/3, …,
+    # 1/19); between two others: 3, 5, …, 19, so n = 9 and k = ceil(0.9 x 10) = 9, the largest
+    (fit,) = _rows(con, "fct_lab_series_fit", "campaign = 'c' and quantity = 'KV snapshot' "
+                   "and model = 'corrected'", [])
+    assert (fit["left_out_rates"], fit["calibration_rates"]) == (9, 11)
+    points = [(1 / (i * 1e6), snapshot_s(1 / (i * 1e6)) * (1.1 if i == 7 else 1.0))
+              for i in range(1, 21, 2)] + [(1e-9, snapshot_s(1e-9))]
+    expected = _loo_errors(points)
+    (errors,) = con.execute("select left_out_errors from int_lab__series_fit where campaign = 'c' "
+                            "and quantity = 'KV snapshot' and model = 'corrected'").fetchone()
+    assert errors == pytest.approx(expected, rel=1e-6)
+    # left out, rate 7 is predicted by the exact line through the others: |1 / 1.1 - 1| = 1/11,
+    # the largest error (every other fold has the bump among its points, which tilts its line
+    # by less than that)
+    assert expected[-1] == pytest.approx(1 / 11, rel=1e-9)
+    assert fit["range_fraction"] == pytest.approx(1 / 11, rel=1e-6)
+    for v in _rows(con, "fct_lab_series_validation", "campaign = 'c' and quantity = 'KV snapshot' "
                    "and model = 'corrected'", []):
         assert v["predicted_high"] / v["predicted"] - 1 == pytest.approx(1 / 11, rel=1e-6)
         assert 1 - v["predicted_low"] / v["predicted"] == pytest.approx(1 / 11, rel=1e-6)
+    # campaign e: odd shaped rates 1 … 17, n = 8, k = ceil(0.9 x 9) = 9 > 8: no range though every
+    # error is 0 (exact data)
+    (e,) = _rows(con, "fct_lab_series_fit", "campaign = 'e' and quantity = 'KV snapshot' "
+                 "and model = 'corrected'", [])
+    assert e["left_out_rates"] == 8 and e["range_fraction"] is None
+    assert e["median_abs_error_fraction"] == pytest.approx(0, abs=1e-9)
 
 
 def test_the_targets_need_every_one_of_the_three_and_a_validated_rate(con):
     # campaign b has one rate: nothing validated, so no target can be met
     assert {f["meets_targets"] for f in _rows(con, "fct_lab_series_fit", "campaign = 'b'", [])} == {False}
-    # campaign d's snapshot is 0.1 s at every rate, a flat line the fit reproduces exactly (slope 0): error 0, range 0, every median inside
-    (snap,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'KV snapshot' "
+    # campaign e's snapshot is exact (error 0 at every validated rate), but with 8 left-out rates
+    # it has no range, so no target on the range holds
+    (e,) = _rows(con, "fct_lab_series_fit", "campaign = 'e' and quantity = 'KV snapshot' "
+                 "and model = 'corrected'", [])
+    assert e["median_abs_error_fraction"] == pytest.approx(0, abs=1e-9) and not e["meets_targets"]
+    # campaign c's snapshot: the range is 1/11 = 9.1 % (inside 10 %); the validated even rates lie
+    # exactly on the line, which the fit through the one bump at rate 7 misses by far less than
+    # 5 % and 9.1 %: all three targets hold
+    (snap,) = _rows(con, "fct_lab_series_fit", "campaign = 'c' and quantity = 'KV snapshot' "
                     "and model = 'corrected'", [])
-    assert snap["median_abs_error_fraction"] == pytest.approx(0, abs=1e-9)
+    assert snap["validated_rates"] == 10
+    assert snap["max_abs_error_fraction"] < 0.05 and snap["inside_range_fraction"] == 1
     assert snap["meets_targets"]
-    # d's decode: the range (1/11 = 9.1 %) is inside 10 %, but the fit through the 80 Mbit/s bump
-    # predicts the validated 40 and 160 Mbit/s (0.03 s and 0.015 s, exactly on the line) off by
-    # its tilt; whatever those errors are, meets_targets is their conjunction
+    # d's decode has no range (1 left-out rate): whatever its errors, it cannot meet the targets
     (dec,) = _rows(con, "fct_lab_series_fit", "campaign = 'd' and quantity = 'decode step' "
                    "and model = 'corrected'", [])
-    assert dec["meets_targets"] == (dec["median_abs_error_fraction"] <= 0.05
-                                    and dec["inside_range_fraction"] >= 0.9)
+    assert not dec["meets_targets"]
 
 
 def test_the_slopes_are_set_against_the_bytes_the_capture_counted(con):
