@@ -29,6 +29,12 @@
 -- column compute_s: the measured step minus the measured link's network time (the same on every
 --    row)
 -- column predicted_tokens_per_s: tokens per step / (compute + this class's network time)
+-- column gain_vs_measured_fraction: the predicted rate over the measured class's, minus 1. Every
+--    byte of a step is on the wire between two computes (a step waits for the one before), so a
+--    faster class buys at most this when its RTT is the row's: the most it can buy, or the most
+--    a slower class can cost
+-- column parallel_slots: the server's parallel slots (-np) during the measured decode
+-- column provenance: captured or reconstructed (the campaign's manifest)
 with k as (
     select * from fct_deployment_constants
 ),
@@ -62,6 +68,8 @@ per_class as (
         k.verify_step_s as measured_step_s,
         k.tokens_per_step,
         k.decode_tokens_per_s as measured_tokens_per_s,
+        k.parallel_slots,
+        k.provenance,
         k.verify_positions * (k.wire_bytes_per_position_head_to_worker
                               + k.wire_bytes_per_position_worker_to_head) as step_wire_bytes,
         case when l.link_class is null then fallback_rtt.rtt_s else l.rtt_avg_s end as rtt_s,
@@ -89,7 +97,7 @@ with_net as (
         rtt_s + step_wire_bytes / usable_bytes_per_s as net_s
     from per_class
 ),
-final as (
+predicted as (
     select
         with_net.*,
         net_s / measured_step_s as share_of_step_fraction,
@@ -98,6 +106,14 @@ final as (
         tokens_per_step / (measured_step_s - max(net_s) filter (where is_measured)
                            over (partition by campaign) + net_s) as predicted_tokens_per_s
     from with_net
+),
+final as (
+    select
+        *,
+        predicted_tokens_per_s
+            / max(predicted_tokens_per_s) filter (where is_measured) over (partition by campaign) - 1
+            as gain_vs_measured_fraction
+    from predicted
 )
 select * from final
 order by campaign, sort_order

@@ -98,6 +98,15 @@ def test_what_a_faster_link_buys_is_an_upper_bound_beside_the_lab_overlap(built)
     home = " ".join((built.root / "docs" / "index.md").read_text().split())
     assert "10 GbE: **up to +" in home and "**+10" not in home
     assert f"{k[0]} parallel slot, a {k[1]:,}-token prompt in micro-batches of 256" in home
+    # decode beside prefill: the 10 GbE row's predicted rate over the measured class's, minus 1
+    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    dec = dict(con.execute("select link_class, predicted_tokens_per_s from main.fct_decode_what_if "
+                           "where campaign = 'qwen38-27b-pp'").fetchall())
+    measured = con.execute("select link_class from main.fct_decode_what_if where campaign = "
+                           "'qwen38-27b-pp' and is_measured").fetchone()[0]
+    con.close()
+    gain = dec["10gbe"] / dec[measured] - 1
+    assert f"10 GbE: **up to +" in home and f"**up to {gain * 100:+.1f}% decode**" in home, home[:1500]
     if not quoted:
         assert "In the lab series that counted" not in home
     for c, slope, counted, _, _ in fits:

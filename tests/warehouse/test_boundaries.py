@@ -194,7 +194,8 @@ def test_decode_what_if_by_hand():
     _table(con, "fct_deployment_constants", "campaign varchar, prefill_link_id varchar, verify_positions int, "
            "verify_step_s double, tokens_per_step double, decode_tokens_per_s double, "
            "wire_bytes_per_position_head_to_worker double, wire_bytes_per_position_worker_to_head double, "
-           "source_files varchar[]", [("c", "gbe", 4, 0.2, 2.0, 10.0, 1000.0, 250.0, ["k"])])
+           "parallel_slots int, provenance varchar, source_files varchar[]",
+           [("c", "gbe", 4, 0.2, 2.0, 10.0, 1000.0, 250.0, 1, "captured", ["k"])])
     _table(con, "fct_deployment_links", "campaign varchar, link_id varchar, link_class varchar, status varchar, "
            "rtt_avg_s double, rtt_min_s double, source_files varchar[]",
            [("c", "gbe", "1gbe", "current", 0.001, 0.0005, ["p"]),
@@ -221,6 +222,12 @@ def test_decode_what_if_by_hand():
     assert got["2.5gbe"][9] == pytest.approx(2 / (0.19895 + 1.02e-3))
     # 10 GbE: the campaign has that link but no ping on it: not measured, NULL, not assumed
     assert got["10gbe"][:2] == (None, "not measured") and got["10gbe"][9] is None
+    gain = dict(con.execute("select link_class, gain_vs_measured_fraction from fct_decode_what_if").fetchall())
+    # the most a class can buy against the measured one's predicted rate (10 tok/s, the measured
+    # rate): 2.5 GbE 2 / (0.19895 + 1.02e-3) / 10 - 1 = 1.5e-4 (the 30 us of wire it saves);
+    # the measured class 0; 10 GbE not predicted, so no gain either
+    assert gain["2.5gbe"] == pytest.approx(2 / (0.19895 + 1.02e-3) / 10 - 1, rel=1e-6)
+    assert gain["1gbe"] == pytest.approx(0, abs=1e-12) and gain["10gbe"] is None
 
 
 # --- a prompt-cache update and the save it includes -------------------------------------------
