@@ -54,6 +54,57 @@ def test_a_hidden_size_gives_64_wide_heads_and_a_twice_as_wide_feed_forward():
             model_shape(bad)
 
 
+def test_another_family_and_grouped_query_attention():
+    from pipeline.collect.llama_lab.series_plan import model_shape
+    s = model_shape(512, "qwen2", 2)
+    # 512 / 64 = 8 heads sharing 2 KV heads (4 each); the name says the family and the KV heads
+    assert (s.arch, s.heads, s.kv_heads, s.ffn) == ("qwen2", 8, 2, 1024)
+    assert s.name == "lab-qwen2-h512-l8-kv2-random"
+    assert model_shape(512, "llama", 8).name == "lab-llama-h512-l8-random"
+    with pytest.raises(CollectError, match="--kv-heads: 3 does not divide the 8 heads"):
+        model_shape(512, "qwen2", 3)
+    with pytest.raises(CollectError, match="--arch: 'gemma'"):
+        model_shape(512, "gemma")
+
+
+def test_a_qwen2_model_is_written_in_its_familys_layout_and_ingested(tmp_path):
+    """A tiny qwen2 model (hidden 64, 2 blocks, 1 KV head) from a hand-made vocabulary: its keys
+    are under qwen2., its Q/K/V carry biases, and the project's GGUF parser reads it whole."""
+    import numpy as np
+    from gguf import GGUFReader, GGUFWriter
+
+    from pipeline.collect.llama_lab.model import Shape, write
+    from pipeline.ingest.formats import gguf as gguf_format
+    vocab = tmp_path / "vocab.gguf"
+    w = GGUFWriter(vocab, "llama")
+    w.add_string("tokenizer.ggml.model", "llama")
+    w.add_string("tokenizer.ggml.pre", "default")
+    w.add_array("tokenizer.ggml.tokens", ["<unk>", "<s>", "</s>", "a", "b"])
+    w.add_array("tokenizer.ggml.scores", [0.0, 0.0, 0.0, -1.0, -2.0])
+    w.add_array("tokenizer.ggml.token_type", [2, 3, 3, 1, 1])
+    for key, value in (("bos_token_id", 1), ("eos_token_id", 2), ("unknown_token_id", 0)):
+        w.add_uint32(f"tokenizer.ggml.{key}", value)
+    w.add_bool("tokenizer.ggml.add_bos_token", True)
+    w.add_bool("tokenizer.ggml.add_eos_token", False)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    shape = Shape(embedding=64, blocks=2, heads=2, kv_heads=1, ffn=128, arch="qwen2")
+    path = write(tmp_path / f"{shape.name}.gguf", vocab, shape)
+    reader = GGUFReader(path)
+    keys = set(reader.fields)
+    assert {"qwen2.embedding_length", "qwen2.attention.head_count_kv", "qwen2.block_count"} <= keys
+    assert not any(k.startswith("llama.") for k in keys)
+    tensors = {t.name: tuple(int(d) for d in t.shape) for t in reader.tensors}
+    # head width 64 / 2 = 32, one KV head: K and V project to 32 values, with 32-value biases
+    assert tensors["blk.1.attn_k.bias"] == (32,) and tensors["blk.0.attn_q.bias"] == (64,)
+    assert np.prod(tensors["blk.0.attn_k.weight"]) == 64 * 32
+    rows = {r["key"]: r for r in gguf_format.parse(path)}
+    assert rows["qwen2.attention.head_count_kv"]["value"] == "1"
+    assert rows["general.architecture"]["value"] == "qwen2"
+
+
 def test_the_output_layer_on_the_head_is_an_anchored_override():
     import re
 
@@ -77,6 +128,9 @@ def test_the_readme_command_spells_out_what_the_series_ran(tmp_path):
     assert cmd.endswith(f"--campaign-dir {tmp_path / 's'} --rates 25,unshaped --repetitions 3 "
                         "--prompt-tokens 1024 --decode-tokens 128 --ngl 5 --seed 11 --hidden 1024 "
                         "--output-on head --netdev-hz 4 --date 2026-12-05")
+    qwen = {**drive, "arch": "qwen2", "kv_heads": 2}
+    assert "--hidden 512 --arch qwen2 --kv-heads 2 --output-on head" in series_command(
+        tmp_path / "s", [25], qwen, "2026-12-05", 512)
     # a series captured before these options existed: only what it recorded
     old = {k: drive[k] for k in ("repetitions", "prompt_tokens", "decode_tokens", "ngl", "seed")}
     assert "--output-on" not in series_command(tmp_path / "s", [25], old, "2026-12-05", None)

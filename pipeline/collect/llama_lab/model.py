@@ -1,4 +1,6 @@
-"""A small llama-architecture GGUF with random weights, for the RPC lab.
+"""A small GGUF with random weights, for the RPC lab: llama's architecture, or qwen2's (the same
+blocks with biases on the Q, K and V projections, its keys under ``qwen2.``), so the lab also
+measures a model of another family.
 
 Deterministic (a seeded generator, fixed tensor order): the same arguments give the same bytes,
 so the lab's GGUF header and its wire bytes are repeatable. The vocabulary (tokens, scores,
@@ -15,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from gguf import GGUFReader, GGUFValueType, GGUFWriter
 
-ARCH = "llama"
+ARCHS = ("llama", "qwen2")
 VOCAB_KEYS = ("tokenizer.ggml.model", "tokenizer.ggml.pre", "tokenizer.ggml.tokens",
               "tokenizer.ggml.scores", "tokenizer.ggml.token_type", "tokenizer.ggml.bos_token_id",
               "tokenizer.ggml.eos_token_id", "tokenizer.ggml.unknown_token_id",
@@ -31,10 +33,13 @@ class Shape:
     ffn: int = 1024
     context: int = 4096
     seed: int = 20261202
+    arch: str = "llama"
 
     @property
     def name(self) -> str:
-        return f"lab-llama-h{self.embedding}-l{self.blocks}-random"
+        if self.arch == "llama" and self.kv_heads == self.heads:
+            return f"lab-llama-h{self.embedding}-l{self.blocks}-random"
+        return f"lab-{self.arch}-h{self.embedding}-l{self.blocks}-kv{self.kv_heads}-random"
 
 
 def _field_value(field):
@@ -72,9 +77,11 @@ def copy_vocabulary(writer: GGUFWriter, vocab: Path) -> int:
 
 def write(path: Path, vocab: Path, shape: Shape = Shape()) -> Path:
     """Write the model to ``path`` (via a temporary name, renamed when complete)."""
+    if shape.arch not in ARCHS:
+        raise ValueError(f"architecture {shape.arch!r}: the lab writes {', '.join(ARCHS)}")
     rng = np.random.default_rng(shape.seed)
     tmp = path.with_name(f".{path.name}.tmp")
-    writer = GGUFWriter(tmp, ARCH)
+    writer = GGUFWriter(tmp, shape.arch)
     writer.add_name(shape.name)
     writer.add_context_length(shape.context)
     writer.add_embedding_length(shape.embedding)
@@ -99,6 +106,10 @@ def write(path: Path, vocab: Path, shape: Shape = Shape()) -> Path:
         writer.add_tensor(f"blk.{b}.attn_q.weight", weight(h, h))
         writer.add_tensor(f"blk.{b}.attn_k.weight", weight(kv_dim, h))
         writer.add_tensor(f"blk.{b}.attn_v.weight", weight(kv_dim, h))
+        if shape.arch == "qwen2":
+            writer.add_tensor(f"blk.{b}.attn_q.bias", np.zeros(h, dtype=np.float32))
+            writer.add_tensor(f"blk.{b}.attn_k.bias", np.zeros(kv_dim, dtype=np.float32))
+            writer.add_tensor(f"blk.{b}.attn_v.bias", np.zeros(kv_dim, dtype=np.float32))
         writer.add_tensor(f"blk.{b}.attn_output.weight", weight(h, h))
         writer.add_tensor(f"blk.{b}.ffn_norm.weight", np.ones(h, dtype=np.float32))
         writer.add_tensor(f"blk.{b}.ffn_gate.weight", weight(shape.ffn, h))

@@ -132,6 +132,10 @@ def series_command(folder: Path, rates: list[int | None], drive: dict, date: str
              f"--ngl {drive['ngl']}", f"--seed {drive['seed']}"]
     if hidden is not None:
         parts.append(f"--hidden {hidden}")
+    if drive.get("arch", "llama") != "llama":
+        parts.append(f"--arch {drive['arch']}")
+    if drive.get("kv_heads") is not None:
+        parts.append(f"--kv-heads {drive['kv_heads']}")
     if "output_on" in drive:
         parts.append(f"--output-on {drive['output_on']}")
     if "netdev_hz" in drive:

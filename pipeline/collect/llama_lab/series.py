@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pipeline.collect.campaign import Campaign, CollectError, Output, commit
 from pipeline.collect.llama_lab.run import driven_tasks, drive_server, env_text, settings, start_logged
+from pipeline.collect.llama_lab.model import ARCHS
 from pipeline.collect.llama_lab.series_plan import (
     DEFAULT_RATES, OUTPUT_PLACES, label, link_class, link_id, model_shape, output_override,
     parse_rates, schedule,
@@ -82,9 +83,11 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             prompt_tokens: int = 1024, decode_tokens: int = 128, ngl: int = 5, ubatch: int = 256,
             seed: int = 1, prefix: str | None = None, date: str | None = None,
             series: str | None = None, output_on: str = "worker",
-            netdev_hz: float = SERIES_NETDEV_HZ, hidden: int | None = None) -> list[dict]:
-    """Run the series into ``folder``; returns ``params.lab_runs``. ``hidden`` only names the
-    generated model's size in the README's command (None: ``model`` was given)."""
+            netdev_hz: float = SERIES_NETDEV_HZ, hidden: int | None = None,
+            arch: str = "llama", kv_heads: int | None = None) -> list[dict]:
+    """Run the series into ``folder``; returns ``params.lab_runs``. ``hidden``, ``arch`` and
+    ``kv_heads`` only name the generated model's shape in the manifest and the README's command
+    (``hidden`` None: ``model`` was given)."""
     why = missing_prerequisites()
     if why:
         raise CollectError(f"llama-lab-series: {why}")
@@ -172,7 +175,9 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             "lab_series": series or name, "lab_runs": runs,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
                           "seed": seed, "repetitions": repetitions, "ngl": ngl, "ubatch": ubatch,
-                          "output_on": output_on, "netdev_hz": netdev_hz},
+                          "output_on": output_on, "netdev_hz": netdev_hz,
+                          **({"arch": arch} if arch != "llama" else {}),
+                          **({"kv_heads": kv_heads} if kv_heads is not None else {})},
             "lab_pinning": f"llama-server on CPU {HEAD_CPU}, ggml-rpc-server on CPU {WORKER_CPU} "
                            f"(taskset -c), one thread each",
             "lab_setup": (f"veth pair {lab.if_a} ({HEAD_ADDR}/{PREFIX_LEN}, netns {lab.ns_a}, {HEAD}) "
@@ -202,6 +207,11 @@ def add_parser(sub) -> None:
     which.add_argument("--model", type=Path, help="GGUF model (default: the lab's random-weight model)")
     which.add_argument("--hidden", type=int, default=512, help="hidden size of the random-weight "
                        "model written for the series (default 512; 64-wide heads, 8 blocks)")
+    p.add_argument("--arch", choices=ARCHS, default="llama",
+                   help="the random-weight model's family: llama, or qwen2 (biases on Q, K and V; "
+                        "keys under qwen2.)")
+    p.add_argument("--kv-heads", type=int, help="KV heads of the random-weight model (default: as "
+                   "many as attention heads; fewer is grouped-query attention)")
     p.add_argument("--output-on", choices=OUTPUT_PLACES, default="worker",
                    help="where the output layer's matrix runs: with the last blocks on the worker "
                         "(what -ngl does; the logits cross the link) or on the head (-ot; the last "
@@ -227,11 +237,14 @@ def main(args: argparse.Namespace) -> int:
     if args.repetitions < 1:
         raise CollectError("--repetitions: at least 1")
     binaries = args.binaries or binaries_dir()
-    model = args.model or lab_model(binaries, model_shape(args.hidden))
+    if args.model and (args.arch != "llama" or args.kv_heads is not None):
+        raise CollectError("--arch and --kv-heads shape the generated model: not with --model")
+    model = args.model or lab_model(binaries, model_shape(args.hidden, args.arch, args.kv_heads))
     runs = capture(args.campaign_dir, binaries, model, parse_rates(args.rates), args.repetitions,
                    args.prompt_tokens, args.decode_tokens, args.ngl, seed=args.seed,
                    prefix=args.prefix, date=args.date, series=args.series,
                    output_on=args.output_on, netdev_hz=args.netdev_hz,
-                   hidden=None if args.model else args.hidden)
+                   hidden=None if args.model else args.hidden, arch=args.arch,
+                   kv_heads=args.kv_heads)
     print(f"campaign {args.campaign_dir}: {len(runs)} runs; build it with `make docs`")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from pipeline.collect.campaign import CollectError
-from pipeline.collect.llama_lab.model import Shape
+from pipeline.collect.llama_lab.model import ARCHS, Shape
 
 DEFAULT_RATES = "25,35,50,70,100,140,200,400,unshaped"
 HEAD_DIM = 64
@@ -45,14 +45,21 @@ def schedule(rates: list[int | None], repetitions: int, seed: int) -> list[tuple
     return runs
 
 
-def model_shape(hidden: int) -> Shape:
-    """The lab model of hidden size ``hidden``: 64-wide heads (as many KV heads), a feed-forward
-    twice as wide, 8 blocks; 512 gives the lab's first model."""
+def model_shape(hidden: int, arch: str = "llama", kv_heads: int | None = None) -> Shape:
+    """The lab model of hidden size ``hidden``: 64-wide heads (as many KV heads unless
+    ``kv_heads`` says fewer: grouped-query attention), a feed-forward twice as wide, 8 blocks, in
+    ``arch``'s layout; 512 in llama's gives the lab's first model."""
     if hidden < HEAD_DIM or hidden % HEAD_DIM:
         raise CollectError(f"--hidden: {hidden} is not a positive multiple of {HEAD_DIM} "
                            f"(the lab model's head width)")
+    if arch not in ARCHS:
+        raise CollectError(f"--arch: {arch!r} is not one of {', '.join(ARCHS)}")
     heads = hidden // HEAD_DIM
-    return Shape(embedding=hidden, heads=heads, kv_heads=heads, ffn=2 * hidden)
+    kv = heads if kv_heads is None else kv_heads
+    if kv < 1 or heads % kv:
+        raise CollectError(f"--kv-heads: {kv} does not divide the {heads} heads of hidden size "
+                           f"{hidden}")
+    return Shape(embedding=hidden, heads=heads, kv_heads=kv, ffn=2 * hidden, arch=arch)
 
 
 def output_override(output_on: str) -> dict[str, str]:
