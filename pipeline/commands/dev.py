@@ -12,6 +12,12 @@ Started in the background by a non-interactive shell (``make dev &``, a service 
 ignored across ``exec``: ``dg dev`` and its children would never see Ctrl-C. So ``dg dev`` is
 started with SIGINT, SIGTERM, SIGHUP and SIGQUIT back at their defaults. The grace period is
 measured by polling, not by one wait that a signal handler would resume.
+
+Some of what ``dg dev`` starts leaves its process group (a run worker, a code server's own
+subprocesses in sessions of their own), so a signal to the group misses them, and when their
+parent exits they would be re-parented away. The wrapper is their subreaper
+(:mod:`pipeline.commands.process_tree`): they stay its descendants, and once ``dg dev`` has
+exited every one still running gets SIGTERM, then SIGKILL when the grace period is over.
 """
 from __future__ import annotations
 
@@ -21,6 +27,8 @@ import signal
 import subprocess
 import sys
 import time
+
+from pipeline.commands.process_tree import become_subreaper, reap, stop_descendants
 
 GRACE_S = 30
 PR_SET_PDEATHSIG = 1
@@ -54,6 +62,7 @@ def main(argv: list[str]) -> int:
     if os.getppid() != parent:          # the parent died before prctl took effect
         return 143
     grace = grace_s()
+    become_subreaper()
     stopping: dict = {"signal": None, "at": None, "proc": None}
 
     def forward(signum, frame):
@@ -83,12 +92,16 @@ def main(argv: list[str]) -> int:
             os.killpg(proc.pid, signal.SIGKILL)
             code = proc.wait()
             break
+        reap(keep=proc.pid)
         time.sleep(POLL_S)
     # whatever the group left behind (a code server mid-start) goes with it
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    # and what left the group: SIGTERM, then SIGKILL once the grace period (from the signal) is over
+    left = grace if stopping["at"] is None else max(0.0, grace - (time.monotonic() - stopping["at"]))
+    stop_descendants(left)
     return 0 if stopping["signal"] is not None else code
 
 

@@ -18,7 +18,13 @@ import pytest
 from paths import REPO
 
 FAKE_DG = """#!{python}
-import os, signal, sys, time
+import os, signal, subprocess, sys, time
+if os.environ.get("FAKE_DG_ESCAPEE"):        # a process that leaves dg dev's group and session
+    child = subprocess.Popen([sys.executable, "-c", "import signal, time; "
+                              "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"],
+                             start_new_session=True)
+    with open(os.environ["FAKE_DG_ESCAPEE"], "w") as fh:
+        fh.write(str(child.pid))
 status = open("/proc/self/status").read().splitlines()
 ignored = int(next(l for l in status if l.startswith("SigIgn:")).split()[1], 16)
 with open(os.environ["FAKE_DG_OUT"] + ".tmp", "w") as fh:
@@ -94,6 +100,26 @@ def test_a_dg_dev_that_ignores_the_signal_is_killed_when_the_grace_period_ends(t
         assert _gone(pid)                          # SIGKILLed with its process group
     finally:
         _stop(wrapper, pid)
+
+
+def test_a_process_that_left_dg_devs_group_is_stopped_too(tmp_path):
+    # dg dev's run workers and code servers' subprocesses may sit in sessions of their own: the
+    # signal to dg dev's group misses them and, dg dev gone, they were re-parented to init and
+    # kept running (a daemon still ticking minutes after make got SIGTERM, in the full suite).
+    # The escapee here ignores SIGTERM, so only the SIGKILL after the 0.5 s grace ends it.
+    escapee_file = tmp_path / "escapee.pid"
+    wrapper, pid, _ = _start(tmp_path, FAKE_DG_ESCAPEE=str(escapee_file),
+                             INTERCONNECT_DEV_GRACE_S="0.5")
+    escapee = int(escapee_file.read_text())
+    try:
+        assert os.getsid(escapee) != os.getsid(pid)   # not in dg dev's session or group
+        wrapper.send_signal(signal.SIGTERM)
+        assert wrapper.wait(timeout=60) == 0
+        assert _gone(pid) and _gone(escapee)
+    finally:
+        _stop(wrapper, pid)
+        if not _gone(escapee):
+            os.kill(escapee, signal.SIGKILL)
 
 
 def test_a_grace_period_that_is_not_a_number_is_refused_by_name(tmp_path):
