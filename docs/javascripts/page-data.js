@@ -1,7 +1,7 @@
 /* What the page scripts that compute from published data share (whatif.js, "Your setup";
    pairs.js, Point to Point's pair picker): the CSV the pages publish, read into one object per
    row keyed by the header (window.interconnectCsv(text)), and the way they print numbers and
-   build text-only elements (window.interconnectPage: fmt, rate, el). */
+   build text-only elements (window.interconnectPage: load, num, fmt, rate, el). */
 (function () {
   "use strict";
 
@@ -54,6 +54,17 @@
     return e;
   }
 
+  /* A table the page publishes beside itself (data/<name>.csv), read into rows. */
+  function load(name) {
+    return fetch(new URL("data/" + name + ".csv", window.location.href).href).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status + " for data/" + name + ".csv");
+      return r.text();
+    }).then(parseCsv);
+  }
+
+  /* A CSV field as a number; empty is null (not measured), never 0. */
+  function num(s) { return s === "" || s === undefined || s === null ? null : Number(s); }
+
   window.interconnectCsv = parseCsv;
-  window.interconnectPage = { csv: parseCsv, fmt: fmt, rate: rate, el: el };
+  window.interconnectPage = { csv: parseCsv, load: load, num: num, fmt: fmt, rate: rate, el: el };
 })();

@@ -21,18 +21,10 @@
                 "fct_lab_series_campaigns", "dim_link_classes"];
   var ANY = "__any__";
   var shared = window.interconnectPage || {};
-  var fmt = shared.fmt, rate = shared.rate, el = shared.el;
+  var fmt = shared.fmt, rate = shared.rate, el = shared.el, num = shared.num, load = shared.load;
 
-  function num(s) { return s === "" || s === undefined || s === null ? null : Number(s); }
   function $(id) { return document.getElementById(id); }
   function rows(t, name, campaign) { return t[name].filter(function (r) { return r.campaign === campaign; }); }
-
-  function load(name) {
-    return fetch(new URL("data/" + name + ".csv", window.location.href).href).then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status + " for data/" + name + ".csv");
-      return r.text();
-    }).then(shared.csv);
-  }
 
   /* The link of a query: {usableBytesPerS, label, linkClass}; q.linkClass, q.lineRateBitsPerS or
      (a lab rate as its page gives it) q.tcpBitsPerS, the TCP rate itself. */

@@ -14,16 +14,8 @@
                 "dim_feasibility_thresholds", "dim_parallelism_params"];
   var OWN = "__own__", ANY = "__any__";
   var shared = window.interconnectPage || {};
-  var fmt = shared.fmt, rate = shared.rate, el = shared.el;
+  var fmt = shared.fmt, rate = shared.rate, el = shared.el, num = shared.num, load = shared.load;
 
-  function num(s) { return s === "" || s === undefined || s === null ? null : Number(s); }
-
-  function load(name) {
-    return fetch(new URL("data/" + name + ".csv", window.location.href).href).then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status + " for data/" + name + ".csv");
-      return r.text();
-    }).then(shared.csv);
-  }
 
   /* The model of the page, from the five tables. */
   function model(t) {
