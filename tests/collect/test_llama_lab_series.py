@@ -59,8 +59,9 @@ def test_another_family_and_grouped_query_attention():
     s = model_shape(512, "qwen2", 2)
     # 512 / 64 = 8 heads sharing 2 KV heads (4 each); the name says the family and the KV heads
     assert (s.arch, s.heads, s.kv_heads, s.ffn) == ("qwen2", 8, 2, 1024)
-    assert s.name == "lab-qwen2-h512-l8-kv2-random"
+    assert s.name == "lab-qwen2-h512-l8-gqa2-random"
     assert model_shape(512, "llama", 8).name == "lab-llama-h512-l8-random"
+    assert model_shape(512, "qwen2").name == "lab-qwen2-h512-l8-random"
     with pytest.raises(CollectError, match="--kv-heads: 3 does not divide the 8 heads"):
         model_shape(512, "qwen2", 3)
     with pytest.raises(CollectError, match="--arch: 'gemma'"):
@@ -134,3 +135,8 @@ def test_the_readme_command_spells_out_what_the_series_ran(tmp_path):
     # a series captured before these options existed: only what it recorded
     old = {k: drive[k] for k in ("repetitions", "prompt_tokens", "decode_tokens", "ngl", "seed")}
     assert "--output-on" not in series_command(tmp_path / "s", [25], old, "2026-12-05", None)
+    # a split over two workers says so, with its shares
+    two = {**drive, "workers": 2, "tensor_split": "3,4", "ngl": 7}
+    assert series_command(tmp_path / "s", [25], two, "2026-12-06", 512).endswith(
+        "--ngl 7 --seed 11 --hidden 512 --output-on head --netdev-hz 4 --workers 2 "
+        "--tensor-split 3,4 --date 2026-12-06")

@@ -37,9 +37,13 @@ class Shape:
 
     @property
     def name(self) -> str:
+        """The file's stem and general.name: the family, hidden size, blocks and, for
+        grouped-query attention, ``gqa<KV heads>`` (a name word never starts with a word a
+        reader searches the site for, such as "kv")."""
         if self.arch == "llama" and self.kv_heads == self.heads:
             return f"lab-llama-h{self.embedding}-l{self.blocks}-random"
-        return f"lab-{self.arch}-h{self.embedding}-l{self.blocks}-kv{self.kv_heads}-random"
+        gqa = f"-gqa{self.kv_heads}" if self.kv_heads != self.heads else ""
+        return f"lab-{self.arch}-h{self.embedding}-l{self.blocks}{gqa}-random"
 
 
 def _field_value(field):

@@ -100,9 +100,7 @@ on one machine by `python -m pipeline.collect llama-lab-series`
 reconstructed or edited by hand; `manifest.yaml` was written by the collectors.
 
 - Head `{head}` ({head_addr}) runs `llama-server` configured by `{env_file}`, pinned to CPU 0;
-  worker `{worker}` ({worker_addr}) runs `ggml-rpc-server -p {rpc_port} -t 1`, pinned to CPU 1.
-  Both are started once; the link between them is re-shaped (tbf on both veth ends) before
-  each run.
+  {workers_text}
 - Each round runs every rate once, in an order shuffled afresh (`params.lab_runs` lists every
   run: round, position, rate, and its prefill, decode and snapshot task ids in the head's log).
 - Each run: a {prompt}-token random prompt (prefill), the same prompt decoding {decode} tokens
@@ -140,6 +138,8 @@ def series_command(folder: Path, rates: list[int | None], drive: dict, date: str
         parts.append(f"--output-on {drive['output_on']}")
     if "netdev_hz" in drive:
         parts.append(f"--netdev-hz {drive['netdev_hz']:g}")
+    if drive.get("workers", 1) != 1:
+        parts.append(f"--workers {drive['workers']} --tensor-split {drive['tensor_split']}")
     return " ".join(parts + [f"--date {date}"])
 
 
@@ -150,15 +150,30 @@ def series_readme_text(folder: Path, binaries: Path, model: Path, rates: list[in
     drive = yaml.safe_load((folder / "manifest.yaml").read_text())["params"]["lab_drive"]
     output = ("the output layer's matrix on the head (`LLAMA_ARG_OVERRIDE_TENSOR`): the last "
               "hidden state crosses the link" if drive.get("output_on") == "head" else
-              "the output layer with the last blocks on the worker: the logits cross the link")
+              "the output layer with the last blocks on the "
+              + ("worker" if drive.get("workers", 1) == 1 else "last worker")
+              + ": the logits cross the link")
+    workers = drive.get("workers", 1)
+    if workers == 1:
+        workers_text = (f"worker `{WORKER}` ({WORKER_ADDR}) runs `ggml-rpc-server -p {RPC_PORT} -t 1`, "
+                        f"pinned to CPU 1.\n  Both are started once; the link between them is "
+                        f"re-shaped (tbf on both veth ends) before\n  each run.")
+    else:
+        names = ", ".join(f"`{WORKER}-{i + 1}` (10.203.0.{4 * i + 2})" for i in range(workers))
+        workers_text = (f"workers {names}, each behind its own veth pair to the head, run "
+                        f"`ggml-rpc-server -p {RPC_PORT} -t 1`, pinned to CPU 1 (one computes while "
+                        f"the others wait). llama-server shares the offloaded layers out with "
+                        f"`LLAMA_ARG_TENSOR_SPLIT={drive['tensor_split']}` and copies from one worker "
+                        f"to the next through the head. All are started once; every link is "
+                        f"re-shaped (tbf on both veth ends) before each run.")
     hz = drive.get("netdev_hz", 0)
     netdev = (f"The head's `/proc/net/dev` sampled at {hz:g} Hz during the runs (`netdev/`)."
               if hz else "No netdev capture: the wire bytes are not measured here.")
     return SERIES_README.format(
         name=folder.resolve().name, n_rates=len(rates),
         rates=", ".join("unshaped" if r is None else f"{r} Mbit/s" for r in rates),
-        reps=drive["repetitions"], head=HEAD, worker=WORKER, head_addr=HEAD_ADDR,
-        worker_addr=WORKER_ADDR, env_file=ENV_FILE, rpc_port=RPC_PORT,
+        reps=drive["repetitions"], head=HEAD, head_addr=HEAD_ADDR, workers_text=workers_text,
+        env_file=ENV_FILE,
         prompt=drive["prompt_tokens"], decode=drive["decode_tokens"], model=model.name,
         ngl=drive["ngl"], output=output, netdev=netdev, cpu=_cpu(), cores=os.cpu_count(),
         kernel=os.uname().release, sdist=source_version(), llama_version=llama_version(binaries),

@@ -81,12 +81,19 @@ def settings(model: Path, ngl: int, ubatch: int, batch: int, ctx: int) -> dict[s
     }
 
 
-def env_text(values: dict[str, str], rate_mbit: int | None) -> str:
+def env_text(values: dict[str, str], rate_mbit: int | None, workers: int = 1) -> str:
     link = "unshaped veth" if rate_mbit is None else f"veth shaped with tbf at {rate_mbit} Mbit/s"
-    head = [f"# llama-server of the RPC lab (pipeline/collect/llama_lab/run.py), head {HEAD}, {link}.",
-            "# TENSOR_SPLIT lists one device, the worker's RPC device; -ngl puts the last",
-            "# LLAMA_ARG_N_GPU_LAYERS - 1 blocks and the output layer on it, the rest on the",
-            "# head's CPU. Verbosity 4 (trace) logs the prompt-cache lines."]
+    head = [f"# llama-server of the RPC lab (pipeline/collect/llama_lab/run.py), head {HEAD}, {link}."]
+    if workers == 1:
+        head += ["# TENSOR_SPLIT lists one device, the worker's RPC device; -ngl puts the last",
+                 "# LLAMA_ARG_N_GPU_LAYERS - 1 blocks and the output layer on it, the rest on the",
+                 "# head's CPU. Verbosity 4 (trace) logs the prompt-cache lines."]
+    else:
+        head += [f"# RPC lists {workers} devices, one per worker, each behind its own link; -ngl",
+                 "# offloads the last LLAMA_ARG_N_GPU_LAYERS - 1 blocks and the output layer and",
+                 "# TENSOR_SPLIT shares them out in RPC's order, the rest stay on the head's CPU.",
+                 "# A copy between two workers goes through the head. Verbosity 4 (trace) logs",
+                 "# the prompt-cache lines."]
     if "LLAMA_ARG_OVERRIDE_TENSOR" in values:
         head.append("# OVERRIDE_TENSOR keeps the output layer's matrix on the head's CPU: the last")
         head.append("# hidden state crosses the link back instead of the logits.")
@@ -113,8 +120,9 @@ def start_logged(ns: str, common: list[str], host: str, role: str, argv: list[st
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def drive_server(lab: Lab, args: list[str]) -> str:
-    r = subprocess.run(["ip", "netns", "exec", lab.ns_a, sys.executable, "-m", "pipeline.collect.llama_lab.drive",
+def drive_server(ns: str, args: list[str]) -> str:
+    """The driver, run in the head's namespace ``ns``; returns what it printed."""
+    r = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-m", "pipeline.collect.llama_lab.drive",
                         "--port", str(HTTP_PORT), *args],
                        env=child_env(), capture_output=True, text=True, check=False, timeout=1800)
     if r.returncode != 0:
@@ -178,7 +186,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         wait_listen(lab.ns_b, RPC_PORT, timeout=60)
         server = start_logged(lab.ns_a, common, HEAD, "head", [str(binaries / "llama-server")],
                                extra_env=values)
-        drive_server(lab, ["--wait-only"])     # the weights are uploaded and the warmup is done
+        drive_server(lab.ns_a, ["--wait-only"])     # the weights are uploaded and the warmup is done
         # The captures start on a quiet link: their first seconds are the idle baseline
         # (ref_measurement_params.idle_guard_s) that the window traffic subtracts.
         for ns, side in ((lab.ns_a, head_side), (lab.ns_b, worker_side)):
@@ -188,7 +196,7 @@ def capture(folder: Path, binaries: Path, model: Path, rate_mbit: int | None,
         for proc in samplers:
             wait_ready(proc)
         time.sleep(IDLE_LEAD_S)
-        drive = drive_server(lab, ["--prompt-tokens", str(prompt_tokens),
+        drive = drive_server(lab.ns_a, ["--prompt-tokens", str(prompt_tokens),
                              "--decode-tokens", str(decode_tokens), "--seed", str(seed)])
         report = json.loads(drive)
         time.sleep(1.0)          # the last RPC replies and an idle tail

@@ -36,15 +36,14 @@ from pipeline.collect.campaign import Campaign, CollectError, Output, commit
 from pipeline.collect.llama_lab.run import driven_tasks, drive_server, env_text, settings, start_logged
 from pipeline.collect.llama_lab.model import ARCHS
 from pipeline.collect.llama_lab.series_plan import (
-    DEFAULT_RATES, OUTPUT_PLACES, label, link_class, link_id, model_shape, output_override,
-    parse_rates, schedule,
+    DEFAULT_RATES, OUTPUT_PLACES, label, link_class, model_shape, output_override, parse_rates,
+    schedule,
 )
-from pipeline.collect.llama_lab.setup import (
-    ENV_FILE, HEAD, HEAD_ADDR, IDLE_LEAD_S, IPERF_PORT, RPC_PORT, WORKER, WORKER_ADDR,
-)
+from pipeline.collect.llama_lab.setup import ENV_FILE, HEAD, IDLE_LEAD_S, IPERF_PORT, RPC_PORT
+from pipeline.collect.llama_lab.topology import MAX_WORKERS, Hop, Star, down, shape, up
 from pipeline.collect.netns_lab import (
-    PREFIX_LEN, Lab, child_env, collector, down, missing_prerequisites, run_collector,
-    stop_collectors, up, wait_listen, wait_ready,
+    child_env, collector, missing_prerequisites, run_collector, stop_collectors, wait_listen,
+    wait_ready,
 )
 from pipeline.collect.readme import write_readme
 
@@ -55,28 +54,15 @@ QUIET_S = 1.0
 SERIES_NETDEV_HZ = 4.0
 
 
-def shape(lab: Lab, rate: int | None) -> None:
-    """Put tbf at ``rate`` on both veth ends (or no qdisc)."""
-    lab.rate_mbit = rate
-    for ns, iface in ((lab.ns_a, lab.if_a), (lab.ns_b, lab.if_b)):
-        subprocess.run(["ip", "netns", "exec", ns, "tc", "qdisc", "del", "dev", iface, "root"],
-                       capture_output=True, check=False)
-        if lab.qdisc:
-            r = subprocess.run(["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", iface,
-                                "root", *lab.qdisc], capture_output=True, text=True, check=False)
-            if r.returncode != 0:
-                raise CollectError(f"tc qdisc add dev {iface} root {' '.join(lab.qdisc)}: "
-                                   f"{r.stderr.strip()}")
-
-
-def link_entry(lab: Lab) -> dict:
-    entry = {"label": label(lab.rate_mbit), "class": link_class(lab.rate_mbit),
-             "interfaces": {HEAD: lab.if_a, WORKER: lab.if_b}, "status": "current",
-             "nominal_speed": True}
-    if lab.rate_mbit is not None:
-        entry["shaped_rate_bits_per_s"] = lab.rate_mbit * 1_000_000
-        entry["qdisc"] = f"tc qdisc add dev <veth end> root {' '.join(lab.qdisc)} (both ends)"
-    return entry
+def split_settings(star: Star, tensor_split: str | None) -> dict[str, str]:
+    """llama-server's RPC devices, one per worker in hop order, and the layer split over them
+    (default: one device takes it all; two share it 3:4, which with -ngl 7 of 8 blocks gives
+    each worker 3 blocks and the second the output layer too)."""
+    split = tensor_split or ("1" if len(star.hops) == 1 else "3,4")
+    if len(split.split(",")) != len(star.hops):
+        raise CollectError(f"--tensor-split {split}: one share per worker ({len(star.hops)})")
+    return {"LLAMA_ARG_RPC": ",".join(f"{h.worker_addr}:{RPC_PORT}" for h in star.hops),
+            "LLAMA_ARG_TENSOR_SPLIT": split}
 
 
 def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], repetitions: int,
@@ -84,105 +70,112 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             seed: int = 1, prefix: str | None = None, date: str | None = None,
             series: str | None = None, output_on: str = "worker",
             netdev_hz: float = SERIES_NETDEV_HZ, hidden: int | None = None,
-            arch: str = "llama", kv_heads: int | None = None) -> list[dict]:
+            arch: str = "llama", kv_heads: int | None = None, workers: int = 1,
+            tensor_split: str | None = None) -> list[dict]:
     """Run the series into ``folder``; returns ``params.lab_runs``. ``hidden``, ``arch`` and
     ``kv_heads`` only name the generated model's shape in the manifest and the README's command
-    (``hidden`` None: ``model`` was given)."""
+    (``hidden`` None: ``model`` was given). ``workers`` 2 splits the model over two
+    ggml-rpc-servers, each behind its own link (pipeline/collect/llama_lab/topology.py)."""
     why = missing_prerequisites()
     if why:
         raise CollectError(f"llama-lab-series: {why}")
-    lab = Lab(prefix or f"lsr{os.getpid() % 100000}", None)
+    star = Star(prefix or f"lsr{os.getpid() % 100000}", workers)
+    hop1 = star.hops[0]
     name = folder.resolve().name
-    title = (f"llama.cpp RPC split of {model.stem}, output layer on the {output_on}, timed at "
-             f"{len(rates)} link rates, {repetitions} rounds (namespace lab)")
+    over = "" if workers == 1 else f" over {workers} workers"
+    place = "last worker" if workers > 1 and output_on == "worker" else output_on
+    title = (f"llama.cpp RPC split of {model.stem}{over}, output layer on the {place}, timed "
+             f"at {len(rates)} link rates, {repetitions} rounds (namespace lab)")
     base = ["--campaign-dir", str(folder), "--kind", "lab_series", "--title", title]
     if date:
         base += ["--date", date]
 
-    def common(rate: int | None) -> list[str]:
-        return [*base, "--link", link_id(rate),
-                "--link-label", label(rate), "--link-class", link_class(rate)]
-    head_side, worker_side = ["--host", HEAD, "--role", "head"], ["--host", WORKER, "--role", "worker"]
-    to_head = [*worker_side, "--peer", HEAD, "--peer-role", "head"]
-    values = {**settings(model.resolve(), ngl, ubatch, 1024, 4096), **output_override(output_on)}
+    def common(hop: Hop, rate: int | None) -> list[str]:
+        star.rate_mbit = rate
+        return [*base, "--link", star.link(hop, rate), "--link-label", star.link_entry(hop)["label"],
+                "--link-class", link_class(rate)]
+    head_side = ["--host", HEAD, "--role", "head"]
+    values = {**settings(model.resolve(), ngl, ubatch, 1024, 4096), **split_settings(star, tensor_split),
+              **output_override(output_on)}
     plan = schedule(rates, repetitions, seed)
     links: dict[str, dict] = {}
-    rpc = server = iperf = sampler = None
+    servers: list[subprocess.Popen] = []
+    sampler = None
     try:
-        down(lab)
-        up(lab)
-        run_collector(collector(lab.ns_a, "ethtool", *common(None), *head_side, "--iface", lab.if_a))
-        run_collector(collector(lab.ns_b, "ethtool", *common(None), *worker_side, "--iface", lab.if_b))
-        iperf = subprocess.Popen(["ip", "netns", "exec", lab.ns_a, "iperf3", "-s", "-B", HEAD_ADDR,
-                                  "-p", str(IPERF_PORT)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_listen(lab.ns_a, IPERF_PORT)
+        down(star)
+        up(star)
+        for hop in star.hops:
+            run_collector(collector(star.ns_head, "ethtool", *common(hop, None), *head_side,
+                                    "--iface", hop.if_head))
+            run_collector(collector(hop.ns, "ethtool", *common(hop, None), "--host", hop.worker,
+                                    "--role", "worker", "--iface", hop.if_worker))
         for rate in rates:
-            shape(lab, rate)
-            links[lab.link] = link_entry(lab)
-            run_collector(collector(lab.ns_b, "ping", *common(rate), *to_head, "--target", HEAD_ADDR,
-                                    "-c", "10", "-i", "0.2"))
-            run_collector(collector(lab.ns_b, "iperf3", *common(rate), *to_head, "--server", HEAD_ADDR,
-                                    "--port", str(IPERF_PORT), "-t", "3"))
-        iperf.terminate()
-        iperf.wait()
-        iperf = None
-        shape(lab, None)
+            shape(star, rate)
+            for hop in star.hops:
+                links[star.link(hop, rate)] = star.link_entry(hop)
+                measure_hop(star, hop, common(hop, rate))
+        shape(star, None)
         commit(Campaign(folder, name), [Output(
-            ENV_FILE, "env", {"host": HEAD, "split_hosts": WORKER, "link": "veth",
+            ENV_FILE, "env", {"host": HEAD, "split_hosts": ",".join(h.worker for h in star.hops),
+                              "link": star.link(hop1, None),
                               "captured_by": "pipeline/collect/llama_lab/series.py (the file that "
                                              "configured llama-server)"},
-            data=env_text(values, None).encode())], quiet=True)
-        rpc = start_logged(lab.ns_b, common(None), WORKER, "worker",
-                           [str(binaries / "ggml-rpc-server"), "-H", WORKER_ADDR, "-p", str(RPC_PORT),
-                            "-t", "1"], cpu=WORKER_CPU)
-        wait_listen(lab.ns_b, RPC_PORT, timeout=60)
-        server = start_logged(lab.ns_a, common(None), HEAD, "head", [str(binaries / "llama-server")],
-                              extra_env=values, cpu=HEAD_CPU)
-        drive_server(lab, ["--wait-only"])
+            data=env_text(values, None, workers).encode())], quiet=True)
+        for hop in star.hops:
+            servers.append(start_logged(hop.ns, common(hop, None), hop.worker, "worker",
+                                        [str(binaries / "ggml-rpc-server"), "-H", hop.worker_addr,
+                                         "-p", str(RPC_PORT), "-t", "1"], cpu=WORKER_CPU))
+            wait_listen(hop.ns, RPC_PORT, timeout=60)
+        servers.insert(0, start_logged(star.ns_head, common(hop1, None), HEAD, "head",
+                                       [str(binaries / "llama-server")], extra_env=values,
+                                       cpu=HEAD_CPU))
+        drive_server(star.ns_head, ["--wait-only"])
         if netdev_hz > 0:
-            # the head's end carries both directions; the capture starts on a quiet link
+            # the head's ends carry both directions of every hop; the capture starts quiet
             sampler = subprocess.Popen(
-                collector(lab.ns_a, "netdev", *common(None), *head_side, "--rate", f"{netdev_hz:g}"),
+                collector(star.ns_head, "netdev", *common(hop1, None), *head_side,
+                          "--rate", f"{netdev_hz:g}"),
                 env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             wait_ready(sampler)
             time.sleep(IDLE_LEAD_S)
         for number, (rnd, pos, rate) in enumerate(plan, start=1):
-            shape(lab, rate)
+            shape(star, rate)
             time.sleep(QUIET_S)
-            drive_server(lab, ["--prompt-tokens", str(prompt_tokens), "--decode-tokens",
-                               str(decode_tokens), "--seed", str(seed * 100_000 + number)])
+            drive_server(star.ns_head, ["--prompt-tokens", str(prompt_tokens), "--decode-tokens",
+                                        str(decode_tokens), "--seed", str(seed * 100_000 + number)])
             print(f"run {number}/{len(plan)}: round {rnd}, {label(rate)}", flush=True)
         time.sleep(QUIET_S)
         if sampler is not None:
             stop_collectors([sampler], "netdev sampler")
             sampler = None
-        stop_collectors([server], "llama-server", timeout=120)
-        server = None
-        stop_collectors([rpc], "ggml-rpc-server", timeout=120)
-        rpc = None
-        run_collector(collector(lab.ns_a, "gguf", *common(None), *head_side, str(model)))
+        stop_collectors(servers[:1], "llama-server", timeout=120)
+        stop_collectors(servers[1:], "ggml-rpc-server", timeout=120)
+        servers = []
+        run_collector(collector(star.ns_head, "gguf", *common(hop1, None), *head_side, str(model)))
         tasks = driven_tasks(folder / "journal" / f"{HEAD}-llama-server.log")
         if len(tasks) != 3 * len(plan):
             raise CollectError(f"llama-lab-series: llama-server's log times {len(tasks)} task(s), "
                                f"expected 3 per run, {3 * len(plan)}")
         runs = [{"run": n, "round": rnd, "position": pos, "rate_mbit": rate,
-                 "link": link_id(rate),
+                 "link": star.link(hop1, rate),
+                 **({"hop_links": [star.link(h, rate) for h in star.hops]} if workers > 1 else {}),
                  "prefill_task": tasks[3 * (n - 1)], "decode_task": tasks[3 * (n - 1) + 1],
                  "snapshot_task": tasks[3 * (n - 1) + 2]}
                 for n, (rnd, pos, rate) in enumerate(plan, start=1)]
+        workers_note = ("ggml-rpc-server" if workers == 1 else
+                        f"each of the {workers} ggml-rpc-servers")
         commit(Campaign(folder, name, links=links, params={
             "lab_series": series or name, "lab_runs": runs,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
                           "seed": seed, "repetitions": repetitions, "ngl": ngl, "ubatch": ubatch,
                           "output_on": output_on, "netdev_hz": netdev_hz,
                           **({"arch": arch} if arch != "llama" else {}),
-                          **({"kv_heads": kv_heads} if kv_heads is not None else {})},
-            "lab_pinning": f"llama-server on CPU {HEAD_CPU}, ggml-rpc-server on CPU {WORKER_CPU} "
+                          **({"kv_heads": kv_heads} if kv_heads is not None else {}),
+                          **({"workers": workers,
+                              "tensor_split": values["LLAMA_ARG_TENSOR_SPLIT"]} if workers > 1 else {})},
+            "lab_pinning": f"llama-server on CPU {HEAD_CPU}, {workers_note} on CPU {WORKER_CPU} "
                            f"(taskset -c), one thread each",
-            "lab_setup": (f"veth pair {lab.if_a} ({HEAD_ADDR}/{PREFIX_LEN}, netns {lab.ns_a}, {HEAD}) "
-                          f"<-> {lab.if_b} ({WORKER_ADDR}/{PREFIX_LEN}, netns {lab.ns_b}, {WORKER}); "
-                          f"both ends re-shaped before each run"),
+            "lab_setup": star.setup_text(),
             "captured_by": "python -m pipeline.collect llama-lab-series"}), [], quiet=True)
         from pipeline.collect.llama_lab.readme import series_readme_text
         write_readme(folder, series_readme_text(folder, binaries, model, rates,
@@ -190,10 +183,28 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
                                                 hidden))
         return runs
     finally:
-        for proc in (p for p in (server, rpc, iperf, sampler) if p is not None):
+        for proc in [p for p in servers + [sampler] if p is not None]:
             proc.kill()
             proc.wait()
-        down(lab)
+        down(star)
+
+
+def measure_hop(star: Star, hop: Hop, common: list[str]) -> None:
+    """ping and iperf3 from ``hop``'s worker to the head's end of its link (the iperf3 server
+    runs in the head's namespace, bound to that end, for this measurement only)."""
+    to_head = ["--host", hop.worker, "--role", "worker", "--peer", HEAD, "--peer-role", "head"]
+    iperf = subprocess.Popen(["ip", "netns", "exec", star.ns_head, "iperf3", "-s", "-B",
+                              hop.head_addr, "-p", str(IPERF_PORT)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_listen(star.ns_head, IPERF_PORT)
+        run_collector(collector(hop.ns, "ping", *common, *to_head, "--target", hop.head_addr,
+                                "-c", "10", "-i", "0.2"))
+        run_collector(collector(hop.ns, "iperf3", *common, *to_head, "--server", hop.head_addr,
+                                "--port", str(IPERF_PORT), "-t", "3"))
+    finally:
+        iperf.terminate()
+        iperf.wait()
 
 
 def add_parser(sub) -> None:
@@ -224,7 +235,13 @@ def add_parser(sub) -> None:
     p.add_argument("--repetitions", type=int, default=5, help="rounds; every rate once per round")
     p.add_argument("--prompt-tokens", type=int, default=1024)
     p.add_argument("--decode-tokens", type=int, default=128)
-    p.add_argument("--ngl", type=int, default=5)
+    p.add_argument("--ngl", type=int, help="llama-server -ngl (default 5 with one worker: 4 of "
+                   "the 8 blocks and the output on it; 7 with two: 6 blocks and the output)")
+    p.add_argument("--workers", type=int, default=1, choices=range(1, MAX_WORKERS + 1),
+                   help="ggml-rpc-servers, each in its own namespace behind its own shaped link "
+                        "to the head (default 1; 2 is a three-node split)")
+    p.add_argument("--tensor-split", help="llama-server's split over the workers, one share each "
+                   "(default 1, or 3,4 for two: 3 blocks each, the output on the second)")
     p.add_argument("--seed", type=int, default=1, help="seeds the rounds' order and the prompts")
     p.add_argument("--series", help="the series name (default: the folder name)")
     p.add_argument("--date", help="campaign date YYYY-MM-DD (default today)")
@@ -241,10 +258,11 @@ def main(args: argparse.Namespace) -> int:
         raise CollectError("--arch and --kv-heads shape the generated model: not with --model")
     model = args.model or lab_model(binaries, model_shape(args.hidden, args.arch, args.kv_heads))
     runs = capture(args.campaign_dir, binaries, model, parse_rates(args.rates), args.repetitions,
-                   args.prompt_tokens, args.decode_tokens, args.ngl, seed=args.seed,
+                   args.prompt_tokens, args.decode_tokens,
+                   args.ngl if args.ngl is not None else (5 if args.workers == 1 else 7), seed=args.seed,
                    prefix=args.prefix, date=args.date, series=args.series,
                    output_on=args.output_on, netdev_hz=args.netdev_hz,
                    hidden=None if args.model else args.hidden, arch=args.arch,
-                   kv_heads=args.kv_heads)
+                   kv_heads=args.kv_heads, workers=args.workers, tensor_split=args.tensor_split)
     print(f"campaign {args.campaign_dir}: {len(runs)} runs; build it with `make docs`")
     return 0
