@@ -20,3 +20,14 @@ create or replace temp macro line_rate_basis(shaped_bits_per_s, nominal_speed, n
          when coalesce(nominal_speed, false) then 'no line rate (nominal speed)'
          when negotiated_bits_per_s is not null then 'negotiated speed'
     end;
+-- The micro-batch pipeline of a prefill split between a head and a worker: n micro-batches pass
+-- three stages, the head's compute (its share of the compute c of one micro-batch), the wire (w,
+-- one micro-batch's bytes / rate) and the worker's compute (its share). The first micro-batch
+-- passes every stage and each further one adds the slowest: T = c + w + (n - 1) max(s c, w),
+-- s the larger of the two compute shares.
+create or replace temp macro pipeline_prefill_s(c, w, n, s) as c + w + (n - 1) * greatest(s * c, w);
+-- Its inverse: c from one measured prefill T at wire time w per micro-batch (when the wire is
+-- the slowest stage there, T = c + n w).
+create or replace temp macro pipeline_compute_s(t, w, n, s) as
+    case when s * (t - w) / (1 + (n - 1) * s) >= w then (t - w) / (1 + (n - 1) * s)
+         else t - n * w end;

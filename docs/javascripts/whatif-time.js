@@ -197,7 +197,10 @@
       });
       t.fct_lab_series_fit.forEach(function (f) {
         if (f.model !== "corrected" || f.quantity !== "prefill" || f.meets_targets !== "True") return;
-        var o = el("option", f.campaign + " (lab series, validated model)"); o.value = "lab:" + f.campaign;
+        var camp = rows(t, "fct_lab_series_campaigns", f.campaign)[0], workers = camp ? num(camp.workers) : 1;
+        var o = el("option", f.campaign + (workers > 1 ? " (lab series over " + workers + " workers, every hop at the rate, validated model)"
+                                                       : " (lab series, validated model)"));
+        o.value = "lab:" + f.campaign;
         select.appendChild(o);
       });
       form.addEventListener("input", function () { render(t); });

@@ -1,14 +1,16 @@
--- grain: one row per run of a lab series campaign and request (prefill, decode, kv_snapshot)
--- The bytes each request of a run put on the lab's link, from the head's netdev capture (its
--- veth end carries both directions: tx is head -> worker, rx is worker -> head). A request's
--- window is what llama-server timed: the task's prompt eval and eval time up to its timing
--- lines; for the snapshot, from the start of the prompt-cache update (its line's instant minus
--- its duration) to the snapshot task's timing lines. The window reaches lab_window_margin_s
--- further both ways: the driver leaves a quiet second between requests, so a sampling interval
--- that the window touches holds this request's bytes or none, and the margin takes the bytes
--- that the log's line instants (written a moment after the work) would cut off. No idle
--- background is subtracted: the lab's veth carries nothing else (the idle_bytes column shows
--- what crossed it in the capture's first quiet seconds).
+-- grain: one row per run of a lab series campaign, request (prefill, decode, kv_snapshot) and hop
+-- The bytes each request of a run put on each of the lab's links, from the head's netdev capture
+-- (a hop is one worker's link to the head; the head's end carries both directions: tx is head ->
+-- worker, rx is worker -> head). A split over one worker has one hop; over two, llama.cpp's RPC
+-- client copies from one worker to the next through the head, so each hop carries its own
+-- worker's inputs and outputs. A request's window is what llama-server timed: the task's prompt
+-- eval and eval time up to its timing lines; for the snapshot, from the start of the
+-- prompt-cache update (its line's instant minus its duration) to the snapshot task's timing
+-- lines. The window reaches lab_window_margin_s further both ways: the driver leaves a quiet
+-- second between requests, so a sampling interval that the window touches holds this request's
+-- bytes or none, and the margin takes the bytes that the log's line instants (written a moment
+-- after the work) would cut off. No idle background is subtracted: the lab's veths carry nothing
+-- else (the idle_bytes column shows what crossed each in the capture's first quiet seconds).
 with runs as (
     select * from int_lab__series_runs
 ),
@@ -46,28 +48,33 @@ windows as (
         and t.task_id = r.snapshot_task
 ),
 head_end as (
-    -- the head's end of the series' links (every rate is the same veth pair)
-    select distinct i.campaign, i.host, i.interface
+    -- the head's end of each hop (every rate of a hop is the same veth pair) and the worker at
+    -- the hop's other end
+    select i.campaign, i.host, i.interface, max(w.host) as worker_host
     from int_deployment__link_interfaces as i
     join stg_raw__campaigns as c using (campaign)
     join int_deployment__host_roles as h on h.campaign = i.campaign and h.host = i.host
+    left join int_deployment__link_interfaces as w
+        on w.campaign = i.campaign and w.link_id = i.link_id and w.host <> i.host
     where c.kind = 'lab_series' and h.role = 'head' and i.interface is not null
+    group by all
 ),
 intervals as (
-    select n.campaign, n.source_file, n.interface, n.start_unix_s, n.end_unix_s, n.tx_bytes,
-           n.rx_bytes, n.tx_status, n.rx_status
+    select n.campaign, n.source_file, n.interface, e.worker_host, n.start_unix_s, n.end_unix_s,
+           n.tx_bytes, n.rx_bytes, n.tx_status, n.rx_status
     from int_netdev__intervals as n
     join head_end as e on e.campaign = n.campaign and e.host = n.host and e.interface = n.interface
 ),
 captures as (
-    select campaign, source_file, interface, min(start_unix_s) as first_unix_s,
+    select campaign, source_file, interface, worker_host, min(start_unix_s) as first_unix_s,
            max(end_unix_s) as last_unix_s, max(end_unix_s - start_unix_s) as widest_interval_s
     from intervals
     group by all
 ),
 idle as (
     -- what crossed the link before the first request (the capture's quiet lead)
-    select i.source_file, sum(i.tx_bytes + i.rx_bytes) as idle_bytes, sum(i.end_unix_s - i.start_unix_s) as idle_s
+    select i.source_file, i.interface, sum(i.tx_bytes + i.rx_bytes) as idle_bytes,
+           sum(i.end_unix_s - i.start_unix_s) as idle_s
     from intervals as i
     join (select campaign, min(start_unix_s) as first_start from windows group by all) as w
         on w.campaign = i.campaign and i.end_unix_s <= w.first_start
@@ -75,7 +82,8 @@ idle as (
 ),
 counted as (
     select w.campaign, w.run, w.rate_mbit, w.link_id, w.request, w.sort_order, w.units, w.unit,
-           w.start_unix_s, w.end_unix_s, c.source_file, c.interface, c.widest_interval_s,
+           w.start_unix_s, w.end_unix_s, c.source_file, c.interface, c.worker_host,
+           c.widest_interval_s,
            sum(i.tx_bytes) as head_to_worker_bytes,
            sum(i.rx_bytes) as worker_to_head_bytes,
            count(*) as intervals,
@@ -95,7 +103,7 @@ final as (
            worker_to_head_bytes / units as worker_to_head_per_unit,
            idle.idle_bytes, idle.idle_s
     from counted
-    left join idle using (source_file)
+    left join idle using (source_file, interface)
 )
 select * from final
-order by campaign, run, sort_order
+order by campaign, run, sort_order, worker_host

@@ -20,9 +20,11 @@
 --    last blocks) or head (the env file's LLAMA_ARG_OVERRIDE_TENSOR puts output.weight on CPU,
 --    or -ngl 0 offloads nothing); what crosses the link after the last worker block, logits or
 --    the last hidden state, follows from it
--- column worker_blocks: blocks the layer split put on the worker
+-- column workers: the hosts the layer split put blocks on (ggml-rpc-servers, each behind its own
+--    link to the head: 2 is a three-node split)
+-- column worker_blocks: blocks the layer split put on the workers, all together
 -- column worker_kv_bytes_per_token: KV cache bytes per token those blocks hold (the snapshot
---    copies them to the head)
+--    copies them to the head), all workers together
 -- column runs: runs the manifest lists (params.lab_runs)
 -- column timed_runs: runs whose prefill, decode and snapshot were all found in the log
 -- column rates: links (rates) the runs used, the unshaped one included
@@ -70,6 +72,7 @@ overrides as (
 ),
 placement as (
     select p.campaign,
+           count(distinct p.host) filter (where h.role = 'worker') as workers,
            count(*) filter (where h.role = 'worker') as worker_blocks,
            sum(kv.kv_bytes_per_token) filter (where h.role = 'worker') as worker_kv_bytes_per_token
     from int_deployment__layer_placement as p
@@ -98,6 +101,7 @@ final as (
         vocab.vocab_size,
         case when coalesce(overrides.output_on_cpu, false) or config.n_gpu_layers = 0
              then 'head' else 'worker' end as output_layer_on,
+        coalesce(placement.workers, 0) as workers,
         placement.worker_blocks,
         placement.worker_kv_bytes_per_token,
         coalesce(runs.runs, 0) as runs,

@@ -1,8 +1,9 @@
 -- grain: one row per lab series campaign with a netdev capture and wire quantity
 -- key: campaign, quantity
 -- scope: comparison
--- Wire bytes against the model's shape and layer split, across the lab series (every
--- published one with measured traffic; each series is one shape and one split). What the
+-- Wire bytes against the model's shape and layer split, across the lab series that split the
+-- model over one worker (every published one with measured traffic; each series is one shape
+-- and one split; fct_lab_hop_bytes puts a split over two workers to this fit). What the
 -- split must send, from the GGUF header and the env file, in f32 activations (4 bytes a value):
 --   prefill, head to worker, per position:  4 x hidden (the boundary activation of a position)
 --   decode, head to worker, per step:       4 x hidden (one position per step)
@@ -68,6 +69,8 @@ rows as (
     from traffic as t
     join quantities as q on q.request = t.request and q.direction = t.direction
     join campaigns as c using (campaign)
+    -- one hop: a split over more workers is fct_lab_hop_bytes's, predicted from this fit
+    where c.workers = 1
 ),
 points as (
     -- each quantity's points in a fixed order: the sums below run over lists, one after the

@@ -63,7 +63,8 @@ def traffic():
                    as rx_bytes,
                'ok' as tx_status, 'ok' as rx_status
         from range(0, 80) as r(i), (values ('va'), ('vb')) as f(iface)""")
-    for rel in ("intermediate/int_lab__series_traffic.sql", "marts/fct_lab_series_traffic.sql"):
+    for rel in ("intermediate/int_lab__hop_traffic.sql", "intermediate/int_lab__series_traffic.sql",
+                "marts/fct_lab_series_traffic.sql"):
         _run(con, rel)
     yield con
     con.close()
@@ -106,12 +107,14 @@ def test_a_window_outside_the_capture_counts_nothing(traffic):
         # the capture now ends at 9.0: the decode window (.. 9.5 with its margin) and the
         # snapshot lie outside it, so they are not measured (no row), never part-counted
         traffic.execute("delete from int_netdev__intervals where end_unix_s > 9.0")
+        _run(traffic, "intermediate/int_lab__hop_traffic.sql")
         _run(traffic, "intermediate/int_lab__series_traffic.sql")
         got = [r["request"] for r in _rows(traffic, "select request from int_lab__series_traffic")]
         assert got == ["prefill"]
     finally:
         traffic.execute("delete from int_netdev__intervals")
         traffic.execute("insert into int_netdev__intervals select * from kept")
+        _run(traffic, "intermediate/int_lab__hop_traffic.sql")
         _run(traffic, "intermediate/int_lab__series_traffic.sql")
 
 
@@ -133,8 +136,15 @@ def wire():
     con.execute("create table ref_measurement_params (parameter varchar, value varchar)")
     con.execute("insert into ref_measurement_params values ('lab_wire_min_shapes', '3')")
     con.execute("create table fct_lab_series_campaigns (campaign varchar, hidden_size bigint, "
-                "vocab_size bigint, output_layer_on varchar, worker_kv_bytes_per_token double)")
-    con.executemany("insert into fct_lab_series_campaigns values (?, ?, ?, ?, ?)", CAMPAIGNS)
+                "vocab_size bigint, output_layer_on varchar, worker_kv_bytes_per_token double, "
+                "workers bigint)")
+    con.executemany("insert into fct_lab_series_campaigns values (?, ?, ?, ?, ?, 1)", CAMPAIGNS)
+    # a split over two workers: its head counts two hops' bytes, which the one-hop formula
+    # does not describe; it stays out of the fit (fct_lab_hop_bytes takes it)
+    con.execute("insert into fct_lab_series_campaigns values ('x2', 512, 1000, 'worker', 8192.0, 2)")
+    con.execute("create table x2_traffic as select 'x2' as campaign, * from (values "
+                "('prefill', 'head_to_worker', 'position', 99999.0), "
+                "('kv_snapshot', 'worker_to_head', 'token', 99999.0)) as t(request, direction, unit, v)")
     con.execute("create table fct_lab_series_traffic (campaign varchar, series varchar, request varchar, "
                 "direction varchar, unit varchar, median_bytes double, q1_bytes double, "
                 "q3_bytes double, runs bigint)")
@@ -148,6 +158,8 @@ def wire():
                 continue            # its snapshot was not measured
             con.execute("insert into fct_lab_series_traffic values (?, ?, ?, ?, ?, ?, ?, ?, 5)",
                         [name, name, request, direction, unit, value, value, value])
+    con.execute("insert into fct_lab_series_traffic select campaign, campaign, request, direction, "
+                "unit, v, v, v, 5 from x2_traffic")
     _run(con, "marts/fct_lab_wire_bytes.sql")
     yield con
     con.close()
@@ -161,6 +173,7 @@ def test_the_payload_follows_the_shape_and_where_the_output_layer_runs(wire):
     assert pay[("h512", "decode return")] == 4000 and pay[("h512o", "decode return")] == 2048
     assert pay[("h1024", "KV snapshot")] == 16384
     assert ("h512o", "KV snapshot") not in pay
+    assert not [key for key in pay if key[0] == "x2"]
 
 
 def test_the_fit_recovers_the_formula_and_shows_the_odd_one_out(wire):

@@ -1,0 +1,110 @@
+-- grain: one row per published one-worker lab series with counted prefill bytes and an unshaped run, and shaped rate
+-- key: campaign, link_id
+-- scope: comparison
+-- The prefill model a deployment can use, tested on the lab: it takes what a deployment has (one
+-- measured prefill on one link, the bytes it put on the wire, the prompt's micro-batches and
+-- the layer split) and predicts the prefill on another link. A prompt of n micro-batches passes
+-- three stages, the head's compute, the wire and the worker's compute; each stage works on the
+-- next micro-batch while the following stage takes this one, so T = c + w + (n - 1) max(s c, w)
+-- (macro pipeline_prefill_s: c the compute of one micro-batch, split between head and worker
+-- by their blocks, s the larger share; w one micro-batch's bytes / TCP rate). c comes from the
+-- series' unshaped run (macro pipeline_compute_s); nothing is fitted to the shaped rates, so
+-- every shaped rate is a prediction the model never saw. The range: h is the
+-- ceil(q (n + 1))-th smallest of the n absolute errors of the other series' rates (leave one
+-- series out; q the lab_range_quantile), so each series is judged by a range it did not shape.
+-- column series: the lab series (manifest params.lab_series)
+-- column shaped_rate_bits_per_s: the tbf rate of this link
+-- column tcp_bits_per_s: the link's TCP rate (iperf3, the mean of both directions)
+-- column micro_batches: n, the prompt's micro-batches (prompt / ubatch, rounded up)
+-- column largest_share: s, the larger of the head's and the worker's share of the blocks
+-- column wire_bytes: the bytes a prefill put on the wire, both directions (the series' netdev)
+-- column anchor_prefill_s: the unshaped run's median prefill time (the one measurement used)
+-- column compute_s: c, one micro-batch's compute, from the anchor
+-- column wire_s: w, one micro-batch's wire time at this rate
+-- column predicted_s: the model's prefill time at this rate
+-- column measured_s: the median prefill time of this rate's runs
+-- column runs: runs behind the median
+-- column error_fraction: predicted / measured - 1 (its absolute value is what h ranks)
+-- column range_fraction: h from the other series' errors (empty when they are too few: fewer
+--    than q / (1 - q))
+-- column inside_range: the measured median lies within predicted x (1 +/- h)
+with campaigns as (
+    select campaign, series, prompt_tokens, ubatch_tokens, block_count, worker_blocks
+    from fct_lab_series_campaigns
+    where workers = 1 and prompt_tokens > 0 and ubatch_tokens > 0 and block_count > 0
+),
+params as (
+    select max(value::double) filter (where parameter = 'lab_range_quantile') as q
+    from ref_measurement_params
+),
+rates as (
+    select r.campaign, r.link_id, l.shaped_rate_bits_per_s, l.tcp_bytes_per_s,
+           median(r.prefill_s) as measured_s, count(*) as runs
+    from int_lab__series_runs as r
+    join int_lab__series_links as l using (campaign, link_id)
+    where r.prefill_s > 0 and l.tcp_bytes_per_s > 0
+    group by all
+),
+anchor as (
+    select campaign, measured_s as anchor_s, tcp_bytes_per_s as anchor_bytes_per_s
+    from rates
+    where shaped_rate_bits_per_s is null
+),
+wire as (
+    select campaign, sum(median_bytes * median_units) as wire_bytes
+    from fct_lab_series_traffic
+    where request = 'prefill'
+    group by all
+),
+setup as (
+    select c.campaign, c.series, a.anchor_s, a.anchor_bytes_per_s, w.wire_bytes,
+           ceil(c.prompt_tokens / c.ubatch_tokens) as micro_batches,
+           greatest(c.block_count - c.worker_blocks, c.worker_blocks) / c.block_count as largest_share
+    from campaigns as c
+    join anchor as a using (campaign)
+    join wire as w using (campaign)
+),
+calibrated as (
+    select *,
+           pipeline_compute_s(anchor_s, wire_bytes / micro_batches / anchor_bytes_per_s,
+                              micro_batches, largest_share) as compute_s
+    from setup
+),
+predicted as (
+    select k.campaign, k.series, r.link_id, r.shaped_rate_bits_per_s,
+           bytes_to_bits(r.tcp_bytes_per_s) as tcp_bits_per_s, k.micro_batches, k.largest_share,
+           k.wire_bytes, k.anchor_s as anchor_prefill_s, k.compute_s,
+           k.wire_bytes / k.micro_batches / r.tcp_bytes_per_s as wire_s,
+           pipeline_prefill_s(k.compute_s, k.wire_bytes / k.micro_batches / r.tcp_bytes_per_s,
+                              k.micro_batches, k.largest_share) as predicted_s,
+           r.measured_s, r.runs
+    from calibrated as k
+    join rates as r using (campaign)
+    where r.shaped_rate_bits_per_s is not null
+),
+errors as (
+    select *, predicted_s / measured_s - 1 as error_fraction from predicted
+),
+ranges as (
+    -- each series' h: the k-th smallest absolute error of every other series' rates
+    -- (the rank a hair under q (n + 1), so that 0.9 x 10 is 9, not 10)
+    select s.campaign,
+           case when ceil(params.q * (count(o.error_fraction) + 1) - 1e-9) <= count(o.error_fraction)
+                then list_sort(list(abs(o.error_fraction)))[
+                         ceil(params.q * (count(o.error_fraction) + 1) - 1e-9)::bigint] end as range_fraction
+    from (select distinct campaign from errors) as s
+    cross join params
+    left join errors as o on o.campaign <> s.campaign
+    group by s.campaign, params.q
+),
+final as (
+    select e.campaign, e.series, e.link_id, e.shaped_rate_bits_per_s, e.tcp_bits_per_s,
+           e.micro_batches, e.largest_share, e.wire_bytes, e.anchor_prefill_s, e.compute_s,
+           e.wire_s, e.predicted_s, e.measured_s, e.runs, e.error_fraction, g.range_fraction,
+           e.measured_s between e.predicted_s * (1 - g.range_fraction) * (1 - 1e-9)
+                            and e.predicted_s * (1 + g.range_fraction) * (1 + 1e-9) as inside_range
+    from errors as e
+    join ranges as g using (campaign)
+)
+select * from final
+order by campaign, shaped_rate_bits_per_s
