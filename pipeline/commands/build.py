@@ -7,7 +7,8 @@ readers now see is printed (nothing published, or docs/ and the site with the co
 publish directory left for the next build; pipeline/publish/journal.py), then the cause; 130
 interrupted by SIGINT or SIGTERM, with the same account. ``--no-site`` skips the mkdocs site. A build whose inputs, code and outputs
 are as the last successful build left them does nothing and says so (pipeline/commands/build_key.py);
-``--force`` builds anyway. With ``DAGSTER_HOME``
+``--force`` builds anyway, every campaign table included (otherwise a campaign model whose
+inputs are those its table was built from is kept: pipeline/warehouse/keep.py). With ``DAGSTER_HOME``
 set, the run is recorded in that instance, so ``dg dev`` shows it.
 
 Output (stderr): one line per phase and a closing summary that names every quarantined file,
@@ -156,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         print(record["summary"], file=sys.stderr)
         return int(record["exit_code"])
+    if "--force" in args:       # keep no campaign table either (pipeline/warehouse/keep.py)
+        from pipeline.warehouse.keep import REBUILD_ENV
+        os.environ[REBUILD_ENV] = "all"
     build_key.forget(project)
     checkpoint("build:starting")    # decided to build, nothing built yet (tests stop here)
     from pipeline.commands.in_process import (

@@ -184,7 +184,9 @@ def sql_assets(layout: Layout, tables: dict[str, list[str]]):
         for m in plan.campaign:
             yield MaterializeResult(asset_key=m.name, metadata={
                 "rows": sum(o.rows.get(m.name, 0) for c, o in outcomes.items() if c),
-                "campaigns": len(campaigns), **schemas.get(m.name, {})})
+                "campaigns": len(campaigns),
+                "kept": sum(m.name in o.kept for c, o in outcomes.items() if c),
+                **schemas.get(m.name, {})})
         results = [r for c, o in outcomes.items() if c for r in o.checks]
         yield from _check_results(camp_checks, tests, results)
 

@@ -21,11 +21,13 @@ from pipeline.ingest.store import (
     typed_empty,
 )
 from pipeline.util.sql import q
-from pipeline.warehouse import check_report
+from pipeline.warehouse import check_report, keep
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.schemas import (
     campaign_schema,
+    drop,
     fresh_schema,
+    objects,
     replace_view,
     reset_search_path,
     set_search_path,
@@ -49,6 +51,7 @@ class Outcome:
     rows: dict[str, int] = field(default_factory=dict)
     failed_models: dict[str, str] = field(default_factory=dict)
     checks: list[dict] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)       # models whose table was kept as it was
 
     def withhold(self, kind: str, subject: str, detail: str) -> None:
         self.status = "withheld"
@@ -66,12 +69,13 @@ def raw_tables(formats: dict[str, Format]) -> dict[str, dict[str, str]]:
 def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
               formats: dict[str, Format]) -> None:
     import pandas as pd
+    held = objects(con, schema)     # none in a fresh schema; a kept one's views from last time
     for table, columns in raw_tables(formats).items():
         sql = typed_empty(columns) if campaign is None else store.relation(campaign, table, columns)
-        replace_view(con, schema, table, sql, {})
+        replace_view(con, schema, table, sql, held)
     entries = [] if campaign is None else store.registry(campaign, [f.table for f in formats.values()])
     cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())
-    con.execute(f"create table {q(schema)}.ingest_registry ({cols})")
+    con.execute(f"create or replace table {q(schema)}.ingest_registry ({cols})")
     if entries:
         frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
         con.register("_registry", frame)
@@ -83,7 +87,7 @@ def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
 
 def _reference_views(con, schema: str, reference_tables: list[str]) -> None:
     for name in reference_tables:
-        con.execute(f"create view {q(schema)}.{q(name)} as select * from main.{q(name)}")
+        con.execute(f"create or replace view {q(schema)}.{q(name)} as select * from main.{q(name)}")
 
 
 def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
@@ -96,22 +100,45 @@ def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
 
 
 def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
-                   reference_tables: list[str], campaign: str | None) -> Outcome:
-    """(Re)build ``campaign``'s schema (the template when None); returns its outcome."""
+                   reference_tables: list[str], campaign: str | None,
+                   reference_digest: str | None = None) -> Outcome:
+    """(Re)build ``campaign``'s schema (the template when None); returns its outcome. Given
+    the reference data's digest, a model whose inputs are those its table was built from is
+    kept (pipeline/warehouse/keep.py); without it, or for the template, every table is new."""
     schema = campaign_schema(campaign)
     out = Outcome(campaign)
-    fresh_schema(con, schema)
+    digests: dict[str, str] = {}
+    if campaign is None or reference_digest is None:
+        fresh_schema(con, schema)
+        before: dict[str, str] = {}
+    else:
+        con.execute(f"create schema if not exists {q(schema)}")
+        before = {} if keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
     _reference_views(con, schema, reference_tables)
+    if campaign is not None and reference_digest is not None:
+        macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None
+        digests = keep.model_digests(plan.campaign, macros.read_text(encoding="utf-8")
+                                     if macros is not None and macros.is_file() else "",
+                                     keep.raw_digest(con, schema), reference_digest,
+                                     set(reference_tables))
+        _drop_strays(con, schema, plan, formats, reference_tables)
     problem, manifest = _manifest_problem(con, schema)
     if problem:
         out.withhold("manifest", manifest, problem)
     set_search_path(con, schema)
     try:
+        held = objects(con, schema)
         for model in plan.campaign:
             failed_up = [u for u in model.upstreams if u in out.failed_models]
             if failed_up:
                 out.failed_models[model.name] = f"not built: {', '.join(failed_up)} failed"
+                drop(con, schema, model.name, held)
+                continue
+            if digests and before.get(model.name) == digests[model.name] and held.get(model.name) == "table":
+                out.rows[model.name] = con.execute(
+                    f"select count(*) from {q(schema)}.{q(model.name)}").fetchall()[0][0]
+                out.kept.append(model.name)
                 continue
             try:
                 out.rows[model.name] = models_mod.run_model(con, model, schema=schema)
@@ -120,6 +147,7 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
                     raise
                 out.failed_models[model.name] = str(exc)
                 out.withhold("model", f"sql/{model.layer}/{model.path.name}", str(exc))
+                drop(con, schema, model.name)     # no table from an earlier build stands in
                 continue
             if campaign is None:
                 _require_campaign_column(con, schema, model)
@@ -128,7 +156,19 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     finally:
         reset_search_path(con)
     _write_results(con, schema, out)
+    if digests:
+        keep.record(con, schema, {name: digests[name] for name in out.rows})
     return out
+
+
+def _drop_strays(con, schema: str, plan: Plan, formats, reference_tables: list[str]) -> None:
+    """Drop what a build of today's models would not make (a model removed from sql/)."""
+    wanted = {*raw_tables(formats), "ingest_registry", *reference_tables,
+              *(m.name for m in plan.campaign), "meta_check_results", "meta_campaign_status",
+              keep.DIGESTS}
+    held = objects(con, schema)
+    for name in sorted(set(held) - wanted):
+        drop(con, schema, name, held)
 
 
 def _require_campaign_column(con, schema: str, model) -> None:

@@ -20,7 +20,7 @@ from pipeline.ingest.store import RawStore
 from pipeline.ingest.unreadable import UnreadableStoreFile
 from pipeline.project import Project
 from pipeline.util.sql import q
-from pipeline.warehouse import check_report
+from pipeline.warehouse import check_report, keep
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.campaign import Outcome, build_campaign, campaign_status, raw_tables
 from pipeline.warehouse.schemas import (
@@ -58,6 +58,11 @@ class Layout:
     @cached_property
     def reference_files(self):
         return reference.reference_files(self.project.reference)
+
+    @cached_property
+    def reference_digest(self) -> str:
+        """What the reference data a campaign model may read is (pipeline/warehouse/keep.py)."""
+        return keep.reference_digest(self.reference_files, self.plan.reference)
 
     @cached_property
     def reference_tables(self) -> list[str]:
@@ -151,7 +156,8 @@ def _build_healing(con, layout: Layout, campaign: str | None, log) -> Outcome:
         failure = None
         try:
             outcome = build_campaign(con, layout.store, layout.plan, layout.formats,
-                                     _reference_names(layout), campaign)
+                                     _reference_names(layout), campaign,
+                                     layout.reference_digest if not healed else None)
             message = "\n".join(outcome.failed_models.values())
         except (duckdb.Error, UnreadableStoreFile) as exc:
             failure, message = exc, str(exc)
