@@ -117,3 +117,26 @@ def test_the_kept_build_publishes_what_a_forced_build_does(tree, tmp_path):
                 differ.append(path.relative_to(kept_docs).as_posix())
     # byte for byte: the build ids and stamps derive from the inputs, not from what was rebuilt
     assert differ == []
+
+
+def test_a_model_that_now_fails_leaves_no_table_of_an_earlier_build(tree):
+    root = tree["root"]
+    probe = root / "sql" / "intermediate" / "int_zz_probe.sql"
+    text = ("-- grain: one row per campaign (a probe of this test)\n"
+            "select campaign, {value} as v from raw_campaigns\n")
+    probe.write_text(text.format(value="1"))
+    _build(root)
+    probe.write_text(text.format(value="case when campaign = 'aws-p3-tc' then error('probe') else 1 end"))
+    _build(root)            # aws-p3-tc is withheld: its probe failed on its data
+    con = duckdb.connect(str(root / ".warehouse" / "interconnect.duckdb"), read_only=True)
+    try:
+        tables = {(s, t) for s, t in con.execute(
+            "select schema_name, table_name from duckdb_tables() where table_name = 'int_zz_probe'").fetchall()}
+        # the other campaigns have it; the failed one has none (not last build's table)
+        assert ("campaign:lab-rpc-tbf100", "int_zz_probe") in tables
+        assert ("campaign:aws-p3-tc", "int_zz_probe") not in tables
+        status = con.execute("select status from \"campaign:aws-p3-tc\".meta_campaign_status").fetchall()
+        assert status == [("withheld",)]
+    finally:
+        con.close()
+        probe.unlink()
