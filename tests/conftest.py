@@ -1,6 +1,7 @@
 """Shared fixtures: a built copy of the whole project, made once per test session."""
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,15 @@ def fresh_locks(monkeypatch):
 @pytest.fixture(autouse=True)
 def _no_env_leak(monkeypatch):
     monkeypatch.delenv("INTERCONNECT_ROOT", raising=False)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Each test, and the fixtures it sets up first, start with SIGTERM's default action, as a
+    new shell has it: a module or session fixture that ran Dagster outside kept_signals left it
+    ignored in this worker, and every process started after it could not be stopped."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @pytest.fixture(autouse=True)

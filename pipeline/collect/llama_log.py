@@ -5,7 +5,8 @@ starts the command, reads its stdout and stderr as they come and writes every li
 of ``journalctl -o short-iso-precise`` (``<local time with microseconds and offset> <host>
 <program>[<pid>]: <line>``), which the ``journal`` parser reads like a journal export, so its
 windows can be matched with the netdev captures of the same hosts. The command stops at Ctrl-C,
-SIGTERM or ``--duration`` (or when it exits by itself); the log is written when it stops,
+SIGTERM or ``--duration`` (or when it exits by itself; it gets SIGTERM, then SIGKILL after
+STOP_GRACE_S, even when this collector was started ignoring SIGTERM); the log is written when it stops,
 atomically with its manifest entry. A line the command ends with ``\r`` (a progress line) keeps
 its text without the ``\r``. File: ``journal/<host>-<program>.log``.
 """
@@ -44,12 +45,25 @@ def stamp(now: float) -> str:
     return f"{t:%Y-%m-%dT%H:%M:%S}.{t.microsecond:06d}{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
+STOP_GRACE_S = 10.0
+
+
 def capture(argv: list[str], host: str, duration: float | None, ready: str | None = None):
     """Run ``argv``; returns (log bytes, pid, exit code, start, end)."""
     program = Path(argv[0]).name
+    stop = {"now": False, "since": None}
+
+    def _stop(signum, frame):
+        stop["now"] = True
+    # handled before the program starts: a handled signal is default in the program, while one
+    # this collector was started ignoring (a background job, a parent that ignores SIGTERM) would
+    # be ignored by the program too, and terminate() would never stop it
+    old = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as exc:
+        for s, handler in old.items():
+            signal.signal(s, handler)
         raise CollectError(f"cannot start {argv[0]}: {exc.strerror}") from None
     started = time.time()
     sel = selectors.DefaultSelector()
@@ -58,18 +72,19 @@ def capture(argv: list[str], host: str, duration: float | None, ready: str | Non
         sel.register(stream, selectors.EVENT_READ)
     lines: list[bytes] = []
     partial = {proc.stdout: b"", proc.stderr: b""}
-    stop = {"now": False}
-
-    def _stop(signum, frame):
-        stop["now"] = True
-    old = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
     announced = False
     try:
         while sel.get_map():
             if stop["now"] or (duration is not None and time.time() - started >= duration):
-                if proc.poll() is None:
-                    proc.terminate()
                 stop["now"] = True
+                stop["since"] = stop["since"] or time.time()
+                if proc.poll() is None:
+                    # SIGTERM, then SIGKILL once the grace period is over (a program that
+                    # ignores SIGTERM still stops; its output so far is kept)
+                    if time.time() - stop["since"] < STOP_GRACE_S:
+                        proc.terminate()
+                    else:
+                        proc.kill()
             for key, _ in sel.select(timeout=0.2):
                 chunk = key.fileobj.read1(65536) if hasattr(key.fileobj, "read1") else key.fileobj.read()
                 if not chunk:

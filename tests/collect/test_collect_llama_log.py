@@ -95,6 +95,44 @@ def test_sigterm_stops_the_server_and_keeps_what_it_printed(tmp_path):
     assert manifest["files"][0]["context"]["exit_code"] == -signal.SIGTERM
 
 
+def _started_ignoring_sigterm():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def test_a_collector_started_ignoring_sigterm_still_stops_its_server(tmp_path):
+    # a parent that ignores SIGTERM (a Dagster run left it so in a test worker; a shell's
+    # background job) passes that on; the server must not inherit it, or terminate() never
+    # stops it and the collector waits for ever
+    server = tmp_path / "srv.py"
+    server.write_text(SERVER)
+    camp = tmp_path / "deployments" / "ignored"
+    proc = collect(camp, sys.executable, str(server), "600", extra=("--ready", "listening"),
+                   preexec_fn=_started_ignoring_sigterm)
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    manifest = yaml.safe_load((camp / "manifest.yaml").read_text())
+    # stopped by SIGTERM (it reached the server with its default action), not by the SIGKILL
+    # that would follow a server that ignores it
+    assert manifest["files"][0]["context"]["exit_code"] == -signal.SIGTERM
+
+
+def test_a_server_that_ignores_sigterm_is_killed_after_the_grace_period(tmp_path):
+    stubborn = tmp_path / "stubborn.py"
+    stubborn.write_text("import signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                        "print('listening', flush=True)\ntime.sleep(600)\n")
+    camp = tmp_path / "deployments" / "stubborn"
+    proc = collect(camp, sys.executable, str(stubborn), extra=("--ready", "listening"))
+    assert proc.stdout.readline().strip() == "ready"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    manifest = yaml.safe_load((camp / "manifest.yaml").read_text())
+    assert manifest["files"][0]["context"]["exit_code"] == -signal.SIGKILL
+
+
 def test_a_command_that_prints_nothing_writes_nothing(tmp_path):
     camp = tmp_path / "deployments" / "silent"
     proc = collect(camp, sys.executable, "-c", "pass")
