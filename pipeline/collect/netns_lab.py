@@ -82,23 +82,24 @@ def missing_prerequisites() -> str | None:
     return None
 
 
-def _sh(*argv: str) -> None:
+def sh(*argv: str) -> None:
+    """Run a setup command (ip, tc); its stderr is the error when it fails."""
     r = subprocess.run(argv, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise CollectError(f"{' '.join(argv)}: {r.stderr.strip() or r.returncode}")
 
 
 def up(lab: Lab) -> None:
-    _sh("ip", "netns", "add", lab.ns_a)
-    _sh("ip", "netns", "add", lab.ns_b)
-    _sh("ip", "link", "add", lab.if_a, "netns", lab.ns_a, "type", "veth",
+    sh("ip", "netns", "add", lab.ns_a)
+    sh("ip", "netns", "add", lab.ns_b)
+    sh("ip", "link", "add", lab.if_a, "netns", lab.ns_a, "type", "veth",
         "peer", "name", lab.if_b, "netns", lab.ns_b)
     for ns, iface, addr in ((lab.ns_a, lab.if_a, SERVER_ADDR), (lab.ns_b, lab.if_b, CLIENT_ADDR)):
-        _sh("ip", "-n", ns, "addr", "add", f"{addr}/{PREFIX_LEN}", "dev", iface)
-        _sh("ip", "-n", ns, "link", "set", "lo", "up")
-        _sh("ip", "-n", ns, "link", "set", iface, "up")
+        sh("ip", "-n", ns, "addr", "add", f"{addr}/{PREFIX_LEN}", "dev", iface)
+        sh("ip", "-n", ns, "link", "set", "lo", "up")
+        sh("ip", "-n", ns, "link", "set", iface, "up")
         if lab.qdisc:
-            _sh("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", iface, "root", *lab.qdisc)
+            sh("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", iface, "root", *lab.qdisc)
 
 
 def down(lab: Lab) -> None:

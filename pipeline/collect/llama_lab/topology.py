@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pipeline.collect.campaign import CollectError
 from pipeline.collect.llama_lab.series_plan import label, link_class, link_id
 from pipeline.collect.llama_lab.setup import HEAD, WORKER
-from pipeline.collect.netns_lab import PREFIX_LEN, Lab
+from pipeline.collect.netns_lab import PREFIX_LEN, Lab, sh
 
 MAX_WORKERS = 2
 
@@ -82,23 +82,17 @@ class Star:
         return "; ".join(pairs) + f"; {ends} re-shaped before each run"
 
 
-def _sh(*argv: str) -> None:
-    r = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise CollectError(f"{' '.join(argv)}: {r.stderr.strip() or r.returncode}")
-
-
 def up(star: Star) -> None:
-    _sh("ip", "netns", "add", star.ns_head)
+    sh("ip", "netns", "add", star.ns_head)
     for hop in star.hops:
-        _sh("ip", "netns", "add", hop.ns)
-        _sh("ip", "link", "add", hop.if_head, "netns", star.ns_head, "type", "veth",
+        sh("ip", "netns", "add", hop.ns)
+        sh("ip", "link", "add", hop.if_head, "netns", star.ns_head, "type", "veth",
             "peer", "name", hop.if_worker, "netns", hop.ns)
         for ns, iface, addr in ((star.ns_head, hop.if_head, hop.head_addr),
                                 (hop.ns, hop.if_worker, hop.worker_addr)):
-            _sh("ip", "-n", ns, "addr", "add", f"{addr}/{PREFIX_LEN}", "dev", iface)
-            _sh("ip", "-n", ns, "link", "set", "lo", "up")
-            _sh("ip", "-n", ns, "link", "set", iface, "up")
+            sh("ip", "-n", ns, "addr", "add", f"{addr}/{PREFIX_LEN}", "dev", iface)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+            sh("ip", "-n", ns, "link", "set", iface, "up")
 
 
 def down(star: Star) -> None:
