@@ -83,7 +83,6 @@ def missing_prerequisites() -> str | None:
 
 
 def sh(*argv: str) -> None:
-    """Run a setup command (ip, tc); its stderr is the error when it fails."""
     r = subprocess.run(argv, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise CollectError(f"{' '.join(argv)}: {r.stderr.strip() or r.returncode}")
