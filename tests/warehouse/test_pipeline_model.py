@@ -8,20 +8,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline.warehouse import models
-
-from paths import REPO
+from model_runs import dict_rows, run_sql_model
 
 
-def _run(con, rel: str) -> None:
-    path = REPO / "sql" / rel
-    models.run_model(con, models.Model(path, path.read_text()))
-
-
-def _rows(con, sql, args=()):
-    cur = con.execute(sql, list(args))
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+_run, _rows = run_sql_model, dict_rows
 
 
 PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
