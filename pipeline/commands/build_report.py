@@ -114,7 +114,9 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
     written = {p for k in pages for e in mats[k]
                for p in [*str(e.get("pages", "")).split(", "), str(e.get("page", ""))] if p}
     notices = {c for k in pages for e in mats[k] for c in str(e.get("withheld", "")).split(", ") if c}
-    r.phases.append(f"pages: {len(written)} rendered, {len(notices)} withheld notice(s)")
+    kept_pages = {p for k in pages for e in mats[k] for p in str(e.get("kept", "")).split(", ") if p}
+    r.phases.append(f"pages: {len(written)} rendered, {len(kept_pages)} kept (inputs and docs/ "
+                    f"unchanged), {len(notices)} withheld notice(s)")
     if "what_changed" in mats:
         w = mats["what_changed"][-1]
         failing = [f"{name}: {int(m.get('regressions') or 0)}"

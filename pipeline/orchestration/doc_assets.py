@@ -64,11 +64,12 @@ def page_asset(page: pages_mod.Page, charts: list[Chart], tables: dict[str, list
     def _render_campaigns(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
         staged = staging_dir(warehouse.project, context.run.run_id)
         with warehouse.connect() as con:
-            written, withheld = render_campaign_pages(con, warehouse.project, page, charts, staged,
-                                                      run_campaigns(context), inventory,
-                                                      log=context.log)
+            written, withheld, kept = render_campaign_pages(
+                con, warehouse.project, page, charts, staged, run_campaigns(context), inventory,
+                log=context.log)
         return MaterializeResult(metadata={"pages": ", ".join(page.output(c) for c in written),
-                                           "withheld": ", ".join(withheld)})
+                                           "withheld": ", ".join(withheld),
+                                           "kept": ", ".join(page.output(c) for c in kept)})
 
     return _render_campaigns
 

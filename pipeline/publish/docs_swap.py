@@ -30,7 +30,7 @@ def _groups(staged: Path) -> list[str]:
                   if not rel.startswith("."))
 
 
-def _group_files(root: Path, slug: str) -> dict[str, Path]:
+def group_files(root: Path, slug: str) -> dict[str, Path]:
     files = {}
     page = root / f"{slug}.md"
     if page.is_file():
@@ -48,8 +48,8 @@ def plan(docs: Path, staged: Path, campaign_slugs: set[str]) -> tuple[list, list
     """(added, replaced, removed): paths relative to ``docs``."""
     added, replaced, removed = [], [], []
     for slug in _groups(staged):
-        new = _group_files(staged, slug)
-        old = _group_files(docs, slug)
+        new = group_files(staged, slug)
+        old = group_files(docs, slug)
         for rel, path in sorted(new.items()):
             if rel not in old:
                 added.append(rel)
@@ -60,7 +60,7 @@ def plan(docs: Path, staged: Path, campaign_slugs: set[str]) -> tuple[list, list
         for page in sorted((docs / area).glob("*.md")) if (docs / area).is_dir() else []:
             slug = page.relative_to(docs).as_posix()[: -len(".md")]
             if slug not in campaign_slugs:
-                removed += sorted(_group_files(docs, slug))
+                removed += sorted(group_files(docs, slug))
     return added, replaced, removed
 
 

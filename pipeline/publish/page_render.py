@@ -11,6 +11,7 @@ import shutil
 
 from pipeline.project import AREA_OF_KIND
 from pipeline.publish import markdown
+from pipeline.publish import page_keep
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.charts import Chart
 from pipeline.publish.figures.site_ledger import (
@@ -99,6 +100,7 @@ def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, s
     text = text.rstrip("\n") + "\n\n" + pages_mod.appendix_of(project.docs).rstrip("\n") + "\n"
     write_staged(staged, page.output(campaign), text)
     page_sources.replace_rows(con, slug, [])
+    page_keep.record(con, slug, None, staged)       # a notice is never kept
 
 
 def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc: Exception) -> dict:
@@ -126,19 +128,30 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
 
 def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart], staged,
                           campaigns: list[str], inventory: set[str] = frozenset(),
-                          log=None) -> tuple[list[str], list[str]]:
-    """The page of each of ``campaigns`` of the page's kind; returns (written, withheld)."""
+                          log=None) -> tuple[list[str], list[str], list[str]]:
+    """The page of each of ``campaigns`` of the page's kind; returns (written, withheld, kept):
+    a published campaign's page whose inputs and docs/ files are those of its last render is
+    kept as docs/ has it (pipeline/publish/page_keep.py)."""
     area = AREA_OF_KIND[page.per_campaign]
-    written, withheld = [], []
+    written, withheld, kept = [], [], []
     lineage = Lineage(project.sql)
     env = markdown.environment(project.templates)
+    template = page_keep.templates_digest(env, project.templates, page.template.name)
+    appendix = pages_mod.appendix_of(project.docs)
+    marts = [*page.marts, *(m for c in charts for m in c.marts)]
     for campaign in campaigns:
         status = campaign_status(con, campaign)
         if status is None or status["area"] != area:
             continue
+        slug = page.slug(campaign)
         if status["status"] != "published":
             render_withheld(con, project, page, staged, campaign, status)
             withheld.append(campaign)
+            continue
+        inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
+                                         appendix, slug)
+        if page_keep.can_keep(con, project.docs, slug, inputs):
+            kept.append(campaign)
             continue
         set_search_path(con, campaign_schema(campaign))
         try:
@@ -154,5 +167,6 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
             continue
         finally:
             reset_search_path(con)
+        page_keep.record(con, slug, inputs, staged)
         written.append(campaign)
-    return written, withheld
+    return written, withheld, kept

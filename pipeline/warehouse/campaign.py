@@ -110,19 +110,22 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     digests: dict[str, str] = {}
     if campaign is None or reference_digest is None:
         fresh_schema(con, schema)
-        before: dict[str, str] = {}
+        before: dict = {}
     else:
         con.execute(f"create schema if not exists {q(schema)}")
         before = {} if keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
-    _reference_views(con, schema, reference_tables)
     if campaign is not None and reference_digest is not None:
         macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None
         digests = keep.model_digests(plan.campaign, macros.read_text(encoding="utf-8")
                                      if macros is not None and macros.is_file() else "",
                                      keep.raw_digest(con, schema), reference_digest,
                                      set(reference_tables))
+        digests[keep.CHECKS] = keep.checks_digest(plan.tests.get("campaign", []), digests)
+        if keep.unchanged(before, digests) and _all_held(con, schema, plan, reference_tables):
+            return _kept_whole(con, schema, campaign, before)
         _drop_strays(con, schema, plan, formats, reference_tables)
+    _reference_views(con, schema, reference_tables)
     problem, manifest = _manifest_problem(con, schema)
     if problem:
         out.withhold("manifest", manifest, problem)
@@ -135,7 +138,8 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
                 out.failed_models[model.name] = f"not built: {', '.join(failed_up)} failed"
                 drop(con, schema, model.name, held)
                 continue
-            if digests and before.get(model.name) == digests[model.name] and held.get(model.name) == "table":
+            if digests and before.get(model.name, ("",))[0] == digests[model.name] \
+                    and held.get(model.name) == "table":
                 out.rows[model.name] = con.execute(
                     f"select count(*) from {q(schema)}.{q(model.name)}").fetchall()[0][0]
                 out.kept.append(model.name)
@@ -157,7 +161,34 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
         reset_search_path(con)
     _write_results(con, schema, out)
     if digests:
-        keep.record(con, schema, {name: digests[name] for name in out.rows})
+        keep.record(con, schema, {name: digests[name] for name in [*out.rows, keep.CHECKS]},
+                    out.rows)
+    return out
+
+
+def _all_held(con, schema: str, plan: Plan, reference_tables: list[str]) -> bool:
+    held = objects(con, schema)
+    return all(held.get(m.name) == "table" for m in plan.campaign) and \
+        all(held.get(name) == "view" for name in reference_tables) and \
+        all(held.get(name) == "table" for name in ("meta_check_results", "meta_campaign_status"))
+
+
+def _kept_whole(con, schema: str, campaign: str, before: dict) -> Outcome:
+    """The outcome of a campaign none of whose inputs changed, read from its schema: no model
+    or check runs. A withholding for a page that failed to render is dropped: the page is
+    rendered again (its template may have been mended since)."""
+    out = Outcome(campaign)
+    out.rows = {name: rows for name, (_, rows) in before.items() if name != keep.CHECKS}
+    out.kept = sorted(out.rows)
+    cur = con.execute(f"select * from {q(schema)}.meta_check_results")
+    names = [d[0] for d in cur.description]
+    out.checks = [dict(zip(names, row)) for row in cur.fetchall()]
+    status = campaign_status(con, campaign) or {"status": "published", "reasons": []}
+    kept_reasons = [r for r in status["reasons"] if r.get("kind") != "page"]
+    for reason in kept_reasons:
+        out.withhold(reason["kind"], reason["subject"], reason["detail"])
+    if len(kept_reasons) != len(status["reasons"]):
+        _write_results(con, schema, out)
     return out
 
 

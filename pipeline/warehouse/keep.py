@@ -8,6 +8,10 @@ reference models' SQL). A model whose digest equals the one recorded in the camp
 when its table was last built is kept; any other is built again, and so is everything
 downstream of it, whose digest changes with it. The decision never looks at file times.
 ``INTERCONNECT_REBUILD=all`` (``make docs`` with ``--force``) keeps nothing.
+
+A campaign whose every model digest, and the digest of its checks (their SQL and the models'
+digests, ``CHECKS``), equal the recorded ones is kept whole: its tables, check results and
+status stand as they are, and no model or check runs (``unchanged``).
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from pathlib import Path
 from pipeline.util.sql import q
 
 DIGESTS = "meta_model_digests"
+CHECKS = "#checks"          # the row of the campaign's checks in DIGESTS
 REBUILD_ENV = "INTERCONNECT_REBUILD"
 _CODE = Path(__file__).resolve().parent
 
@@ -69,16 +74,33 @@ def model_digests(models, macros: str, raw: str, reference: str, reference_names
     return out
 
 
-def recorded(con, schema: str) -> dict[str, str]:
-    """The digests recorded when each table of the schema was last built."""
-    exists = con.execute("select count(*) from duckdb_tables() where schema_name = ? and "
-                         "table_name = ?", [schema, DIGESTS]).fetchall()[0][0]
-    if not exists:
+def checks_digest(tests, digests: dict[str, str]) -> str:
+    """The campaign's checks: their SQL and the digest of every model (a check may read any)."""
+    return _sha(*(t.name + t.sql for t in sorted(tests, key=lambda t: t.name)),
+                *(f"{n}={d}" for n, d in sorted(digests.items())))
+
+
+def recorded(con, schema: str) -> dict[str, tuple[str, int | None]]:
+    """model -> (digest, rows) recorded when each table of the schema was last built."""
+    cols = {r[0] for r in con.execute("select column_name from duckdb_columns() where "
+                                      "schema_name = ? and table_name = ?",
+                                      [schema, DIGESTS]).fetchall()}
+    if not cols:
         return {}
-    return dict(con.execute(f"select model, digest from {q(schema)}.{q(DIGESTS)}").fetchall())
+    rows = "rows" if "rows" in cols else "null"
+    return {m: (d, n) for m, d, n in con.execute(
+        f"select model, digest, {rows} from {q(schema)}.{q(DIGESTS)}").fetchall()}
 
 
-def record(con, schema: str, digests: dict[str, str]) -> None:
-    con.execute(f"create or replace table {q(schema)}.{q(DIGESTS)} (model varchar, digest varchar)")
+def unchanged(before: dict[str, tuple[str, int | None]], digests: dict[str, str]) -> bool:
+    """Whether every model and the checks were built from exactly these inputs last time."""
+    return bool(digests) and set(before) == set(digests) and all(
+        before[n][0] == d and (n == CHECKS or before[n][1] is not None) for n, d in digests.items())
+
+
+def record(con, schema: str, digests: dict[str, str], rows: dict[str, int]) -> None:
+    con.execute(f"create or replace table {q(schema)}.{q(DIGESTS)} "
+                f"(model varchar, digest varchar, rows bigint)")
     if digests:
-        con.executemany(f"insert into {q(schema)}.{q(DIGESTS)} values (?, ?)", sorted(digests.items()))
+        con.executemany(f"insert into {q(schema)}.{q(DIGESTS)} values (?, ?, ?)",
+                        [(n, d, rows.get(n)) for n, d in sorted(digests.items())])

@@ -1,10 +1,13 @@
-"""A build rebuilds only the campaign tables whose inputs changed (pipeline/warehouse/keep.py),
-on a small copy of the tree, one kind of change at a time, and ends where a --force build ends.
+"""A build rebuilds only the campaign tables (pipeline/warehouse/keep.py) and the campaign pages
+(pipeline/publish/page_keep.py) whose inputs changed, on a small copy of the tree, one kind of
+change at a time, and ends where a --force build ends.
 
-Which tables were built and which kept is read from the build's summary line ("campaign
-tables: B built, K kept") and from each campaign schema's recorded digests, never from time.
-The expected counts come from the plan: M campaign models per campaign, and for a SQL edit the
-edited model's downstream closure, worked out here from the models' upstreams."""
+Which tables and pages were built and which kept is read from the build's summary lines
+("campaign tables: B built, K kept", "pages: R rendered, K kept") and from each campaign schema's
+recorded digests, never from time. The expected counts come from the plan: M campaign models per
+campaign, and for a SQL edit the edited model's downstream closure, worked out here from the
+models' upstreams; a campaign page is rendered when a table it (or a chart of it) reads is in
+the rebuilt set, and every shared page (S of them) is rendered by every build."""
 from __future__ import annotations
 
 import re
@@ -22,14 +25,35 @@ from conftest import REPO, run_cli_build
 
 KEEP = ("lab-rpc-tbf100", "lab-rpc-shape-h256", "aws-p3-tc")
 SUMMARY = re.compile(r"campaign tables: (\d+) built, (\d+) kept")
+PAGES = re.compile(r"pages: (\d+) rendered, (\d+) kept")
+LAST_PAGES: dict[str, tuple[int, int]] = {}
 
 
 def _build(root: Path, *args: str) -> tuple[int, int]:
+    """(tables built, tables kept); the pages' (rendered, kept) go to LAST_PAGES["counts"]."""
     proc = run_cli_build(root, "--no-site", *args)
     assert proc.returncode in (0, 3), proc.stderr[-3000:]
-    found = SUMMARY.search(proc.stderr)
-    assert found, proc.stderr[-2000:]
+    found, pages = SUMMARY.search(proc.stderr), PAGES.search(proc.stderr)
+    assert found and pages, proc.stderr[-2000:]
+    LAST_PAGES["counts"] = (int(pages.group(1)), int(pages.group(2)))
     return int(found.group(1)), int(found.group(2))
+
+
+def _pages(rendered_campaign_pages: int, kept: int, shared: int) -> None:
+    """The last build rendered every shared page and ``rendered_campaign_pages`` campaign pages."""
+    assert LAST_PAGES["counts"] == (shared + rendered_campaign_pages, kept)
+
+
+def _page_readers(root: Path, tables: set[str]) -> set[str]:
+    """The campaigns of KEEP whose page (or one of its charts) reads one of ``tables``."""
+    from pipeline.project import AREA_OF_KIND
+    from pipeline.publish.charts import discover_charts
+    from pipeline.publish.pages import discover_pages
+    charts = discover_charts()
+    areas = {AREA_OF_KIND[p.per_campaign] for p in discover_pages(root / "templates")
+             if p.per_campaign and {*p.marts, *(m for c in charts if c.page == p.name
+                                                 for m in c.marts)} & tables}
+    return {c.name for c in _campaigns(root) if c.name in KEEP and c.parent.name in areas}
 
 
 def _campaigns(root: Path) -> list[Path]:
@@ -58,25 +82,44 @@ def tree(tmp_path_factory):
 
 def test_each_kind_of_change_rebuilds_what_it_touches(tree):
     root, layout, m = tree["root"], tree["layout"], tree["m"]
-    # the first build keeps nothing: 3 campaigns x M tables
+    from pipeline.publish.pages import discover_pages
+    shared = sum(p.per_campaign is None for p in discover_pages(root / "templates"))
+    # the first build keeps nothing: 3 campaigns x M tables, every page
     assert _build(root) == (3 * m, 0)
-    # a campaign added (a copy of one under a new name): only its M tables are built
+    _pages(3, 0, shared)
+    # a campaign added (a copy of one under a new name): only its M tables and its page
     shutil.copytree(root / "raw_data" / "deployments" / "lab-rpc-tbf100",
                     root / "raw_data" / "deployments" / "lab-rpc-tbf100-again")
+    manifest = root / "raw_data" / "deployments" / "lab-rpc-tbf100-again" / "manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("campaign: lab-rpc-tbf100\n",
+                                                     "campaign: lab-rpc-tbf100-again\n"))
     assert _build(root) == (m, 3 * m)
-    # one raw file of one campaign changed: that campaign's tables, none of the others'
+    _pages(1, 3, shared)
+    # one raw file of one campaign changed: that campaign's tables and page, none of the others'
     ping = sorted((root / "raw_data" / "labs" / "lab-rpc-shape-h256" / "ping").glob("*.txt"))[0]
     ping.write_text(ping.read_text() + "\n")
     assert _build(root) == (m, 3 * m)
+    _pages(1, 3, shared)
     # a campaign removed: nothing built, the rest kept
     shutil.rmtree(root / "raw_data" / "deployments" / "lab-rpc-tbf100-again")
     assert _build(root) == (0, 3 * m)
-    # one SQL model edited: it and its downstream closure, in every campaign
+    _pages(0, 3, shared)
+    # one SQL model edited: it and its downstream closure, in every campaign; the pages that
+    # read a table of the closure
     edited = root / "sql" / "intermediate" / "int_lab__series_links.sql"
     edited.write_text(edited.read_text() + "\n-- an edit that changes nothing but the text\n")
     closure = _closure(layout, "int_lab__series_links")
     assert 1 < len(closure) < m
     assert _build(root) == (3 * len(closure), 3 * (m - len(closure)))
+    readers = _page_readers(root, closure)
+    assert 0 < len(readers) < 3        # the lab page reads the series' tables, the p2p page none
+    _pages(len(readers), 3 - len(readers), shared)
+    # one per-campaign template edited (a Jinja comment: the text it renders is the same):
+    # every page of that template, no table
+    template = root / "templates" / "p2p.md.j2"
+    template.write_text(template.read_text() + "{# an edit that renders nothing #}\n")
+    assert _build(root) == (0, 3 * m)
+    _pages(1, 2, shared)               # aws-p3-tc is the one p2p campaign
     # a reference CSV edited: every model that reads reference data, directly or not
     params = root / "raw_data" / "reference" / "measurement_params.csv"
     text = params.read_text()
@@ -89,6 +132,20 @@ def test_each_kind_of_change_rebuilds_what_it_touches(tree):
             readers.add(model.name)
     built, kept = _build(root)
     assert (built, kept) == (3 * len(readers), 3 * (m - len(readers))) and 0 < len(readers) < m
+    pages = _page_readers(root, readers)
+    _pages(len(pages), 3 - len(pages), shared)
+
+
+def test_a_page_changed_in_docs_is_rendered_again(tree):
+    """Same inputs, but docs/ no longer holds what the page's last render wrote (edited by hand,
+    or restored from git): the page is rendered again and docs/ gets its text back."""
+    root = tree["root"]
+    page = root / "docs" / "p2p" / "aws-p3-tc.md"
+    good = page.read_bytes()
+    page.write_bytes(good + b"\nan edit by hand\n")
+    _build(root)
+    assert LAST_PAGES["counts"][1] == 2         # the other two campaign pages are kept
+    assert page.read_bytes() == good
 
 
 def test_every_schema_records_the_digest_of_every_table(tree):
@@ -96,7 +153,7 @@ def test_every_schema_records_the_digest_of_every_table(tree):
     try:
         for name in KEEP:
             rows = con.execute(f'select count(*) from "campaign:{name}".meta_model_digests').fetchall()
-            assert rows == [(tree["m"],)]
+            assert rows == [(tree["m"] + 1,)]      # and one for the campaign's checks
         # the removed campaign's schema is gone with it
         schemas = {r[0] for r in con.execute("select schema_name from duckdb_schemas()").fetchall()}
         assert "campaign:lab-rpc-tbf100-again" not in schemas
@@ -140,3 +197,21 @@ def test_a_model_that_now_fails_leaves_no_table_of_an_earlier_build(tree):
     finally:
         con.close()
         probe.unlink()
+
+
+def test_a_campaign_withheld_for_its_page_is_published_once_the_template_is_mended(tree):
+    """A campaign kept whole (no model or check runs) drops a withholding that came from its
+    page: the page is rendered again from the mended template and the campaign is published."""
+    root = tree["root"]
+    template = root / "templates" / "p2p.md.j2"
+    good = template.read_text()
+    template.write_text(good + "{% if campaign == 'aws-p3-tc' %}{{ row('no_such_mart') }}{% endif %}\n")
+    proc = run_cli_build(root, "--no-site")
+    assert proc.returncode == 3 and "withheld campaign aws-p3-tc" in proc.stderr, proc.stderr[-2000:]
+    template.write_text(good)
+    proc = run_cli_build(root, "--no-site")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # every table of aws-p3-tc was kept: its schema was kept whole, yet it is published again
+    assert "campaign tables: 0 built" in proc.stderr
+    assert "withheld: none" in proc.stderr or "withheld none" in proc.stderr
+    assert "no_such_mart" not in (root / "docs" / "p2p" / "aws-p3-tc.md").read_text()
