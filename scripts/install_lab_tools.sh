@@ -2,24 +2,28 @@
 # Install the tools the collectors and the namespace lab test drive (issue 7):
 # iperf3, iproute2 (ip, tc, ss), ethtool, ping, and cmake + g++ for the llama.cpp lab's one-time
 # build (scripts/build_llama_cpp.sh), and redis-server, the broker of the Celery scale-out test
-# (tests/orchestration/test_scale_out.py starts and stops its own on a loopback port). Idempotent: does nothing when every
+# (tests/orchestration/test_scale_out.py starts and stops its own on a loopback port), and
+# PostgreSQL's server, the Dagster instance of test_scale_out_postgres.py (Debian keeps initdb and
+# postgres in /usr/lib/postgresql/<version>/bin; the test finds them there). Idempotent: does nothing when every
 # tool is already on PATH, so Makefile/CI can call it on every run.
 # Needs root (or sudo) and a Debian/Ubuntu apt; elsewhere it says what is missing.
 set -eu
 
 missing=""
 for tool in iperf3:iperf3 ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool ping:iputils-ping \
-            cmake:cmake g++:g++ redis-server:redis-server; do
+            cmake:cmake g++:g++ redis-server:redis-server initdb:postgresql; do
     bin=${tool%%:*}
     pkg=${tool#*:}
-    # /usr/sbin is not on every user's PATH, but ip/tc/ethtool live there.
-    if ! command -v "$bin" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$bin" ] && [ ! -x "/sbin/$bin" ]; then
+    # /usr/sbin is not on every user's PATH, but ip/tc/ethtool live there; Debian's PostgreSQL
+    # programs are in /usr/lib/postgresql/<version>/bin.
+    if ! command -v "$bin" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$bin" ] && [ ! -x "/sbin/$bin" ] \
+            && ! ls /usr/lib/postgresql/*/bin/"$bin" >/dev/null 2>&1; then
         case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
     fi
 done
 
 if [ -z "$missing" ]; then
-    echo "lab tools present: iperf3 ip tc ss ethtool ping cmake g++ redis-server"
+    echo "lab tools present: iperf3 ip tc ss ethtool ping cmake g++ redis-server postgresql"
     exit 0
 fi
 

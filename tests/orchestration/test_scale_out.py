@@ -6,140 +6,38 @@ missing broker is refused with what to set."""
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
-
 import pytest
 
 from pipeline.orchestration.raw_digest import raw_digest
 from pipeline.project import Project
 
 from conftest import REPO
-
-# three small campaigns of three kinds: a deployment, a tc campaign, a lab capture
-CAMPAIGNS = ("deployments/lab-veth-tbf", "deployments/lab-rpc-veth", "p2p/aws-p3-tc")
-
-
-def _tree(dest: Path) -> Path:
-    for name in ("reference", *CAMPAIGNS):
-        shutil.copytree(REPO / "raw_data" / name, dest / "raw_data" / name)
-    (dest / ".dagster_home").mkdir()
-    # the project's instance settings, as make dev and make docs copy them (its storage too:
-    # the steps' processes and workers write one instance's databases at once)
-    shutil.copy(REPO / "config" / "dagster.yaml", dest / ".dagster_home" / "dagster.yaml")
-    return dest
-
-
-def _env(root: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("INTERCONNECT_") and k != "DAGSTER_HOME"}
-    env.update({"INTERCONNECT_ROOT": str(root), "DAGSTER_HOME": str(root / ".dagster_home"),
-                "INTERCONNECT_PARSE_THREADS": "1", **extra})
-    return env
-
-
-def _ingest(root: Path, **extra) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline.commands.scale_out"], cwd=REPO,
-                          env=_env(root, **extra), capture_output=True, text=True, timeout=600)
-
-
-def _need(tool: str) -> str:
-    path = shutil.which(tool)
-    if path:
-        return path
-    reason = f"{tool} is not installed (make tools installs it as root)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"scale-out test cannot run under CI=true: {reason}")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from support.scale_out import (
+    free_port,
+    ingest,
+    redis_broker,
+    scale_env,
+    start_workers,
+    stop_workers,
+    tree_of,
+    wait_for_workers,
+)
 
 
 @pytest.fixture
 def broker(tmp_path):
     """redis-server on a free loopback port, stopped after the test."""
-    server = _need("redis-server")
-    port = _free_port()
-    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"redis-server did not start on port {port}")
-            time.sleep(0.1)
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(10)
-
-
-def _workers(root: Path, broker: str, count: int) -> list[subprocess.Popen]:
-    """``count`` Celery workers, one process each (solo pool), as the Scaling out page starts
-    them: ``dagster-celery worker start`` with the broker in its config file."""
-    # the instance's storage first: two workers creating it at once race on its schema
-    subprocess.run([sys.executable, "-c", "from dagster import DagsterInstance; "
-                    "DagsterInstance.get().get_run_records(limit=1)"],
-                   env=_env(root), check=True, capture_output=True)
-    config = root / "celery.yaml"
-    config.write_text(f"execution:\n  config:\n    broker: {broker}\n    backend: {broker}\n")
-    dagster_celery = str(Path(sys.executable).with_name("dagster-celery"))
-    env = _env(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
-    # dagster-celery starts the `celery` command of this environment
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    return [subprocess.Popen([dagster_celery, "worker", "start", "-A", "dagster_celery.app",
-                              "-y", str(config), "-n", f"w{k}", "-l", "WARNING", "--",
-                              "-P", "solo"], cwd=REPO, env=env, start_new_session=True,
-                             stdout=(root / f"w{k}.log").open("wb"), stderr=subprocess.STDOUT)
-            for k in range(count)]
-
-
-def _stop(workers: list[subprocess.Popen]) -> None:
-    """Each worker's whole process group (dagster-celery runs `celery` as its child)."""
-    for w in workers:
-        try:
-            os.killpg(w.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    for w in workers:
-        try:
-            w.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(w.pid, signal.SIGKILL)
-            w.wait()
-
-
-def _wait_for(broker: str, names: set[str], timeout_s: float = 120) -> None:
-    """Until every worker in ``names`` answers a ping (each takes seconds to start)."""
-    from celery import Celery
-    app = Celery(broker=broker, backend=broker)
-    deadline = time.monotonic() + timeout_s
-    while True:
-        answered = {name.split("@")[0] for reply in app.control.ping(timeout=1) for name in reply}
-        if names <= answered:
-            return
-        if time.monotonic() > deadline:
-            pytest.fail(f"Celery workers {sorted(names - answered)} did not start")
+    with redis_broker(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     """The raw layer the in-process executor leaves: what every other executor must leave."""
-    root = _tree(tmp_path_factory.mktemp("in-process"))
-    done = _ingest(root)
+    root = tree_of(tmp_path_factory.mktemp("in-process"))
+    done = ingest(root)
     assert done.returncode == 0, done.stderr[-3000:]
     return raw_digest(Project(root))
 
@@ -147,13 +45,13 @@ def reference(tmp_path_factory):
 def test_celery_workers_leave_the_raw_layer_the_in_process_run_leaves(tmp_path, broker,
                                                                        reference):
 
-    root = _tree(tmp_path / "celery")
-    workers = _workers(root, broker, 2)
+    root = tree_of(tmp_path / "celery")
+    workers = start_workers(root, broker, 2)
     try:
-        _wait_for(broker, {"w0", "w1"})
-        run = _ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
+        wait_for_workers(broker, {"w0", "w1"})
+        run = ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
     finally:
-        _stop(workers)
+        stop_workers(workers)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "succeeded: 5 step(s)" in run.stderr     # the list, 3 campaigns, the summary
 
@@ -183,26 +81,26 @@ def test_celery_workers_leave_the_raw_layer_the_in_process_run_leaves(tmp_path, 
 
 
 def test_an_unknown_executor_or_a_missing_broker_is_refused_with_what_to_set(tmp_path):
-    root = _tree(tmp_path / "t")
-    bad = _ingest(root, INTERCONNECT_EXECUTOR="threads")
+    root = tree_of(tmp_path / "t")
+    bad = ingest(root, INTERCONNECT_EXECUTOR="threads")
     assert bad.returncode == 2
     assert ("INTERCONNECT_EXECUTOR='threads': expected in_process, multiprocess, "
             "multiprocess:<processes> or celery") in bad.stderr
-    no_broker = _ingest(root, INTERCONNECT_EXECUTOR="celery")
+    no_broker = ingest(root, INTERCONNECT_EXECUTOR="celery")
     assert no_broker.returncode == 2
     assert "INTERCONNECT_EXECUTOR=celery needs INTERCONNECT_CELERY_BROKER" in no_broker.stderr
     # a broker nobody listens on (a free port): refused at once, not a run that waits for ever
-    nobody = f"redis://127.0.0.1:{_free_port()}/0"
-    unanswered = _ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=nobody)
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
+    unanswered = ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=nobody)
     assert unanswered.returncode == 2
     assert f"no Celery worker answered on {nobody}" in unanswered.stderr
-    threads = _ingest(root, INTERCONNECT_PARSE_THREADS="two")
+    threads = ingest(root, INTERCONNECT_PARSE_THREADS="two")
     assert threads.returncode != 0 and "INTERCONNECT_PARSE_THREADS='two'" in threads.stderr
 
 
 def test_the_multiprocess_executor_runs_each_campaign_in_its_own_process(tmp_path, reference):
-    root = _tree(tmp_path / "mp")
-    run = _ingest(root, INTERCONNECT_EXECUTOR="multiprocess:2")
+    root = tree_of(tmp_path / "mp")
+    run = ingest(root, INTERCONNECT_EXECUTOR="multiprocess:2")
     assert run.returncode == 0, run.stderr[-3000:]
     assert raw_digest(Project(root)) == reference
     from dagster import DagsterEventType, DagsterInstance
@@ -239,9 +137,9 @@ print(gc.get_freeze_count())
     "from pipeline.commands import scale_out\nassert scale_out.main([]) == 0",
 ])
 def test_what_outlives_the_run_is_left_out_of_garbage_collection(tmp_path, load):
-    root = _tree(tmp_path / "t")
+    root = tree_of(tmp_path / "t")
     out = subprocess.run([sys.executable, "-c", _FROZEN.format(load=load)], cwd=REPO,
-                         env=_env(root, INTERCONNECT_EXECUTOR="in_process"),
+                         env=scale_env(root, INTERCONNECT_EXECUTOR="in_process"),
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     # gc.freeze() moved every object alive then into the permanent generation: thousands
@@ -263,8 +161,8 @@ print(sorted(set(sys.modules) - loaded))
 
 
 def test_a_steps_process_finds_what_its_instance_imports_already_loaded(tmp_path):
-    root = _tree(tmp_path / "t")
-    out = subprocess.run([sys.executable, "-c", _STEP_IMPORTS], cwd=REPO, env=_env(root),
+    root = tree_of(tmp_path / "t")
+    out = subprocess.run([sys.executable, "-c", _STEP_IMPORTS], cwd=REPO, env=scale_env(root),
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     # without the preload's instance, about 50 modules (upath, fsspec, the compute log
