@@ -155,9 +155,23 @@ def lab_series(con, rows=SERIES) -> None:
           "q1 double, q3 double, min double, max double", rates)
 
 
+# (campaigns, operation, runs, median s, min s, max s, what ran)
+SCALING = [(5, "full build", 3, 20.0, 19.0, 21.0, "every table and page"),
+           (20, "full build", 3, 55.0, 52.0, 59.0, "every table and page"),
+           (50, "full build", 3, 130.0, 119.0, 132.0, "every table and page"),
+           (5, "one campaign added", 3, 17.0, 15.0, 18.0, "campaign tables 77 built, 385 kept"),
+           (20, "one campaign added", 3, 33.0, 32.0, 38.0, "campaign tables 77 built, 1540 kept"),
+           (50, "one campaign added", 3, 65.0, 61.0, 66.0, "campaign tables 77 built, 3850 kept")]
+
+
+def scaling(con, rows=SCALING) -> None:
+    table(con, "dim_pipeline_scaling", "campaigns int, operation varchar, runs int, "
+          "median_s double, min_s double, max_s double, what_ran varchar", rows)
+
+
 def every_mart() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     for make in (region_matrix, tc_times, utilisation, what_if, feasibility, lab_validation,
-                 lab_series):
+                 lab_series, scaling):
         make(con)
     return con

@@ -16,6 +16,7 @@ from pipeline.publish.charts import (
     lab_series,
     lab_validation,
     point_to_point,
+    scaling_out,
 )
 
 import chart_marts
@@ -54,9 +55,9 @@ def test_a_matrix_of_long_names_is_readable_on_a_phone():
 
 def test_every_chart_module_is_found_in_module_order():
     want = [c.name for m in (ethernet_bandwidth_math, feasibility, lab_series, lab_validation,
-                             point_to_point)
+                             point_to_point, scaling_out)
             for c in m.CHARTS]
-    assert [c.name for c in discover_charts()] == want and len(want) == 14
+    assert [c.name for c in discover_charts()] == want and len(want) == 15
 
 
 def test_two_charts_of_one_name_are_refused_by_name(monkeypatch):

@@ -114,7 +114,7 @@ def test_a_private_module_or_one_without_charts_adds_nothing(tmp_path, monkeypat
     finally:
         sys.modules.pop("pipeline.publish.charts.aaa_no_charts", None)
     # "_private" sorts before every other module: skipping it must not end the search
-    assert len(names) == 14 and names[0] == "ebm_prefill_utilisation"
+    assert len(names) == 15 and names[0] == "ebm_prefill_utilisation"
 
 
 # --- value labels that take turns ------------------------------------------------------------
