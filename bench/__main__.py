@@ -81,7 +81,7 @@ def main(argv=None) -> int:
                               sizes=(1, 2) if args.quick else scaling.SIZES)
         if not args.quick:
             scaling.write_csv(got, args.runs)
-        results += scaling.results(got, targets.Result)
+        results += scaling.results(got)
     if "startup" in only:
         results += targets.startup(max(args.runs, 5))
     print(table(results))

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from .measure import ROOT
+from .targets import Result, empty_warehouse
 
 MIX = ("deployments/lab-rpc-tbf100", "deployments/qwen38-27b-pp", "labs/lab-rpc-shape-h256",
        "p2p/aws-p3-tc", "labs/lab-rpc-series-h512")
@@ -63,15 +64,6 @@ def make_tree(work: Path, n: int) -> Path:
     return tree
 
 
-def _empty(tree: Path) -> None:
-    for name in (".warehouse", ".site-builds", "site", ".docs-staging"):
-        p = tree / name
-        if p.is_symlink() or p.is_file():
-            p.unlink()
-        elif p.exists():
-            shutil.rmtree(p)
-
-
 def _build(tree: Path, *args: str) -> tuple[float, str]:
     """Wall time and stderr of ``make docs`` (the build command) on ``tree``."""
     env = {**os.environ, "INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": ""}
@@ -90,7 +82,7 @@ def measure(work: Path, runs: int, sizes=SIZES) -> dict:
     got = {n: {"full": [], "add": [], "ran": ""} for n in sizes}
     for _ in range(runs):
         for n, tree in trees.items():
-            _empty(tree)
+            empty_warehouse(tree)()
             got[n]["full"].append(_build(tree, "--force")[0])
             _copy_campaign(tree, MIX[0], ADDED)
             seconds, err = _build(tree)
@@ -125,18 +117,18 @@ def write_csv(got: dict, runs: int) -> None:
                               today, order, source])
 
 
-def results(got: dict, result_type) -> list:
+def results(got: dict) -> list[Result]:
     small, large = min(got), max(got)
     med = {n: {k: statistics.median(got[n][k]) for k in ("full", "add")} for n in got}
     add_ratio = med[large]["add"] / med[small]["add"]
     per = {n: med[n]["full"] / n for n in got}
     return [
-        result_type(f"one campaign added at N = {large}, against N = {small}",
+        Result(f"one campaign added at N = {large}, against N = {small}",
                     f"make docs after adding one at N = {large}: {med[large]['add']:.2f} s "
                     f"({got[large]['ran']})",
                     f"at N = {small}: {med[small]['add']:.2f} s ({got[small]['ran']})",
                     round(add_ratio, 2), 1.3, False),
-        result_type(f"full build's cost per campaign at N = {large}, against N = {small}",
+        Result(f"full build's cost per campaign at N = {large}, against N = {small}",
                     f"{med[large]['full']:.2f} s / {large} = {per[large]:.2f} s",
                     f"{med[small]['full']:.2f} s / {small} = {per[small]:.2f} s",
                     round(per[large] / per[small], 2), 1.0, False),

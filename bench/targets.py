@@ -91,7 +91,7 @@ def _tree(work: Path) -> Path:
     return tree
 
 
-def _empty_warehouse(tree: Path):
+def empty_warehouse(tree: Path):
     def reset():
         for name in (".warehouse", ".site-builds", "site", ".docs-staging", ".bench-staging"):
             p = tree / name
@@ -108,8 +108,8 @@ def builds(work: Path, runs: int) -> list[Result]:
     env = {"INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": ""}
     make_docs = [sys.executable, "-m", "pipeline.commands.build"]
     bare = command([sys.executable, "-m", "bench.bare", str(tree)], runs=runs, env=env,
-                   before=_empty_warehouse(tree))
-    full = command([*make_docs, "--force"], runs=runs, env=env, before=_empty_warehouse(tree),
+                   before=empty_warehouse(tree))
+    full = command([*make_docs, "--force"], runs=runs, env=env, before=empty_warehouse(tree),
                    ok=(0, 3))
     noop = command(make_docs, runs=runs, env=env, ok=(0, 3))
     return [
@@ -134,7 +134,7 @@ def disk(work: Path, builds: int) -> list[Result]:
     """Disk use after ``builds`` real builds (``--force``, the site included, recorded in one
     Dagster instance as make docs records them) against the use after the first."""
     tree = _tree(work)
-    _empty_warehouse(tree)()
+    empty_warehouse(tree)()
     home = work / "disk-dagster-home"
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)

@@ -12,7 +12,6 @@ builds regardless.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -25,7 +24,7 @@ from pipeline.project import REPO_ROOT, Project
 from pipeline.publish.figures.baseline import LEDGER
 from pipeline.publish.site import tree_digest
 from pipeline.util.atomic import atomic_write
-from pipeline.util.hashing import sha256_of
+from pipeline.util.hashing import package_digest, sha256_of
 
 # every module of the pipeline package, whichever layer it is in
 CODE = REPO_ROOT / "pipeline"
@@ -36,13 +35,6 @@ SETTINGS = ("INTERCONNECT_DB", "INTERCONNECT_PUBLISH_DIR", "INTERCONNECT_TIMEZON
 
 def record_path(project: Project) -> Path:
     return project.warehouse.with_name(project.warehouse.name + ".last-build.json")
-
-
-def _code_digest() -> str:
-    h = hashlib.sha256()
-    for path in sorted(CODE.rglob("*.py")):
-        h.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
 
 
 def _versions() -> dict[str, str]:
@@ -73,7 +65,7 @@ def inputs_key(project: Project, args: list[str]) -> dict:
     return {"root": str(project.root), "raw_data": folder_digest(project.raw_data), "sql": folder_digest(project.sql),
             "templates": folder_digest(project.templates), "mkdocs": _file(project.mkdocs_yml),
             "publish_config": _file(project.publish_config),
-            "code": _code_digest(), "python": sys.version, "libraries": _versions(),
+            "code": package_digest(CODE), "python": sys.version, "libraries": _versions(),
             "settings": {k: os.environ.get(k, "") for k in SETTINGS},
             "args": sorted(a for a in args if a != "--force"), "head_ledger": _head_ledger(project)}
 

@@ -16,13 +16,13 @@ always rendered; ``INTERCONNECT_REBUILD=all`` keeps nothing. File times are neve
 """
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, meta
 
 from pipeline.publish.docs_swap import group_files
+from pipeline.util.hashing import package_digest, sha256_of_parts
 from pipeline.util.sql import q
 from pipeline.warehouse import keep
 
@@ -30,18 +30,10 @@ DIGESTS = "meta_page_digests"
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
-def _sha(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else part.encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
 @lru_cache(maxsize=4)
 def _code(package: Path) -> str:
-    return _sha(*(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes()
-                  for p in sorted(package.rglob("*.py")) if "collect" not in p.parts))
+    """The pipeline's code but the collectors (nothing a page renders with)."""
+    return package_digest(package, skip=("collect",))
 
 
 def templates_digest(env: Environment, root: Path, name: str) -> str:
@@ -60,7 +52,7 @@ def templates_digest(env: Environment, root: Path, name: str) -> str:
                 todo.append(ref)
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) \
         if dynamic else sorted(seen)
-    return _sha(*(f + "\0" + (root / f).read_text(encoding="utf-8") for f in files))
+    return sha256_of_parts(*(f + "\0" + (root / f).read_text(encoding="utf-8") for f in files))
 
 
 def inputs_digest(con, schema: str, marts: list[str], template: str, appendix: str,
@@ -73,14 +65,14 @@ def inputs_digest(con, schema: str, marts: list[str], template: str, appendix: s
         if mart not in recorded:
             return None
         tables.append(f"{mart}={recorded[mart][0]}")
-    return _sha(slug, template, appendix, _code(_PACKAGE), *tables)
+    return sha256_of_parts(slug, template, appendix, _code(_PACKAGE), *tables)
 
 
 def files_digest(root: Path, slug: str) -> str:
     """The page's files under ``root`` (docs/ or a staging folder), as docs_swap groups them:
     ``<slug>.md`` and its CSVs and charts under ``<slug>/``, names and bytes."""
     files = group_files(root, slug)
-    return _sha(*(rel.encode() + b"\0" + files[rel].read_bytes() for rel in sorted(files)))
+    return sha256_of_parts(*(rel.encode() + b"\0" + files[rel].read_bytes() for rel in sorted(files)))
 
 
 def _ensure(con) -> None:

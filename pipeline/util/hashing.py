@@ -10,6 +10,26 @@ from functools import lru_cache
 from pathlib import Path
 
 
+def sha256_of_parts(*parts: str | bytes) -> str:
+    """The sha256 of ``parts``, each followed by a NUL (so ("ab", "c") and ("a", "bc") differ)."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def package_digest(package: Path, skip: tuple[str, ...] = ()) -> str:
+    """The sha256 of every ``*.py`` under ``package`` (its path and bytes), in path order, but
+    those under a folder named in ``skip``."""
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        if skip and set(skip) & set(path.relative_to(package).parts[:-1]):
+            continue
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
 def sha256_of(path: Path | str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:

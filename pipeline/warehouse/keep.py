@@ -15,11 +15,11 @@ status stand as they are, and no model or check runs (``unchanged``).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 
+from pipeline.util.hashing import sha256_of, sha256_of_parts
 from pipeline.util.sql import q
 
 DIGESTS = "meta_model_digests"
@@ -32,23 +32,15 @@ def rebuild_all() -> bool:
     return os.environ.get(REBUILD_ENV, "") == "all"
 
 
-def _sha(*parts: str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
 def code_digest() -> str:
     """The warehouse package's own source (how a model is run, how a schema is laid out)."""
-    return _sha(*(p.name + p.read_text(encoding="utf-8") for p in sorted(_CODE.glob("*.py"))))
+    return sha256_of_parts(*(p.name + p.read_text(encoding="utf-8") for p in sorted(_CODE.glob("*.py"))))
 
 
 def reference_digest(reference_files: list[Path], reference_models) -> str:
     """The reference CSVs' bytes and the reference models' SQL."""
-    files = [p.name + hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(reference_files)]
-    return _sha(*files, *(m.name + m.sql for m in sorted(reference_models, key=lambda m: m.name)))
+    files = [p.name + sha256_of(p) for p in sorted(reference_files)]
+    return sha256_of_parts(*files, *(m.name + m.sql for m in sorted(reference_models, key=lambda m: m.name)))
 
 
 def raw_digest(con, schema: str) -> str:
@@ -58,7 +50,7 @@ def raw_digest(con, schema: str) -> str:
     for table in ("raw_campaigns", "raw_files", "ingest_registry"):
         rows = con.execute(f"select * from {q(schema)}.{q(table)}").fetchall()
         parts.append(table + json.dumps(sorted(map(repr, rows))))
-    return _sha(*parts)
+    return sha256_of_parts(*parts)
 
 
 def model_digests(models, macros: str, raw: str, reference: str, reference_names: set[str]) -> dict[str, str]:
@@ -70,13 +62,13 @@ def model_digests(models, macros: str, raw: str, reference: str, reference_names
         for up in sorted(model.upstreams):
             source = out.get(up) or (reference if up in reference_names else raw)
             ups.append(f"{up}={source}")
-        out[model.name] = _sha(model.sql, macros, code, *ups)
+        out[model.name] = sha256_of_parts(model.sql, macros, code, *ups)
     return out
 
 
 def checks_digest(tests, digests: dict[str, str]) -> str:
     """The campaign's checks: their SQL and the digest of every model (a check may read any)."""
-    return _sha(*(t.name + t.sql for t in sorted(tests, key=lambda t: t.name)),
+    return sha256_of_parts(*(t.name + t.sql for t in sorted(tests, key=lambda t: t.name)),
                 *(f"{n}={d}" for n, d in sorted(digests.items())))
 
 

@@ -15,14 +15,13 @@ from pipeline.project import Project
 
 from conftest import REPO
 from support.scale_out import (
+    celery_ingest,
+    celery_workers_of_steps,
     free_port,
     ingest,
     redis_broker,
     scale_env,
-    start_workers,
-    stop_workers,
     tree_of,
-    wait_for_workers,
 )
 
 
@@ -46,27 +45,12 @@ def test_celery_workers_leave_the_raw_layer_the_in_process_run_leaves(tmp_path, 
                                                                        reference):
 
     root = tree_of(tmp_path / "celery")
-    workers = start_workers(root, broker, 2)
-    try:
-        wait_for_workers(broker, {"w0", "w1"})
-        run = ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
-    finally:
-        stop_workers(workers)
+    run = celery_ingest(root, broker)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "succeeded: 5 step(s)" in run.stderr     # the list, 3 campaigns, the summary
 
     # every campaign's step ran in one of the two workers, not in the launching process
-    from dagster import DagsterEventType, DagsterInstance
-    os.environ["DAGSTER_HOME"] = str(root / ".dagster_home")
-    try:
-        instance = DagsterInstance.get()
-        (record,) = instance.get_run_records()
-        events = instance.all_logs(record.dagster_run.run_id, of_type=DagsterEventType.ENGINE_EVENT)
-        ran_in = {e.step_key: e.dagster_event.engine_event_data.metadata["Celery worker"].value
-                  for e in events if e.step_key and e.dagster_event
-                  and "Celery worker" in (e.dagster_event.engine_event_data.metadata or {})}
-    finally:
-        del os.environ["DAGSTER_HOME"]
+    ran_in = celery_workers_of_steps(root)
     ingests = {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")}
     assert ingests == {"raw_layer.ingest_campaign[lab_veth_tbf]",
                        "raw_layer.ingest_campaign[lab_rpc_veth]",

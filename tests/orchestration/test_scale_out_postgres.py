@@ -21,14 +21,13 @@ from pipeline.project import Project
 
 from conftest import REPO
 from support.scale_out import (
+    celery_ingest,
+    celery_workers_of_steps,
     free_port,
     ingest,
     need,
     redis_broker,
-    start_workers,
-    stop_workers,
     tree_of,
-    wait_for_workers,
 )
 
 CONFIG = REPO / "config" / "dagster-postgres.yaml"
@@ -102,12 +101,7 @@ def test_celery_workers_on_an_instance_in_postgres_leave_the_in_process_raw_laye
     for name, value in postgres.items():    # the launcher's and the workers' environment
         monkeypatch.setenv(name, value)
     with redis_broker(tmp_path) as broker:
-        workers = start_workers(root, broker, 2)
-        try:
-            wait_for_workers(broker, {"w0", "w1"})
-            run = ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
-        finally:
-            stop_workers(workers)
+        run = celery_ingest(root, broker)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "succeeded: 5 step(s)" in run.stderr     # the list, 3 campaigns, the summary
     assert raw_digest(Project(root)) == raw_digest(Project(reference))
@@ -117,14 +111,7 @@ def test_celery_workers_on_an_instance_in_postgres_leave_the_in_process_raw_laye
     assert _rows(postgres, "select count(*) from event_logs where step_key like "
                            "'raw_layer.ingest_campaign[%'")[0][0] > 0
     # read back through Dagster on the same file: each campaign's step ran in a worker
-    from dagster import DagsterEventType, DagsterInstance
-    monkeypatch.setenv("DAGSTER_HOME", str(root / ".dagster_home"))
-    with DagsterInstance.get() as instance:
-        (record,) = instance.get_run_records()
-        events = instance.all_logs(record.dagster_run.run_id, of_type=DagsterEventType.ENGINE_EVENT)
-    ran_in = {e.step_key: e.dagster_event.engine_event_data.metadata["Celery worker"].value
-              for e in events if e.step_key and e.dagster_event
-              and "Celery worker" in (e.dagster_event.engine_event_data.metadata or {})}
+    ran_in = celery_workers_of_steps(root)
     assert {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")} == {
         "raw_layer.ingest_campaign[lab_veth_tbf]", "raw_layer.ingest_campaign[lab_rpc_veth]",
         "raw_layer.ingest_campaign[aws_p3_tc]"}

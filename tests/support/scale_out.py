@@ -131,3 +131,35 @@ def wait_for_workers(broker: str, names: set[str], timeout_s: float = 120) -> No
             pytest.fail(f"Celery workers {sorted(names - answered)} did not start")
 
 
+
+
+def celery_ingest(root: Path, broker: str, workers: int = 2) -> subprocess.CompletedProcess:
+    """``python -m pipeline.commands.scale_out`` on ``root`` with the Celery executor, after
+    ``workers`` workers named w0, w1, … answer on ``broker``; they are stopped after the run."""
+    started = start_workers(root, broker, workers)
+    try:
+        wait_for_workers(broker, {f"w{k}" for k in range(workers)})
+        return ingest(root, INTERCONNECT_EXECUTOR="celery", INTERCONNECT_CELERY_BROKER=broker)
+    finally:
+        stop_workers(started)
+
+
+def celery_workers_of_steps(root: Path) -> dict[str, str]:
+    """step key -> the Celery worker (``name@host``) that ran it, read through Dagster from the
+    instance at ``root/.dagster_home`` (its only run)."""
+    from dagster import DagsterEventType, DagsterInstance
+    before = os.environ.get("DAGSTER_HOME")
+    os.environ["DAGSTER_HOME"] = str(root / ".dagster_home")
+    try:
+        with DagsterInstance.get() as instance:
+            (record,) = instance.get_run_records()
+            events = instance.all_logs(record.dagster_run.run_id,
+                                       of_type=DagsterEventType.ENGINE_EVENT)
+    finally:
+        if before is None:
+            del os.environ["DAGSTER_HOME"]
+        else:
+            os.environ["DAGSTER_HOME"] = before
+    return {e.step_key: e.dagster_event.engine_event_data.metadata["Celery worker"].value
+            for e in events if e.step_key and e.dagster_event
+            and "Celery worker" in (e.dagster_event.engine_event_data.metadata or {})}
