@@ -56,12 +56,14 @@ def templates_digest(env: Environment, root: Path, name: str) -> str:
 
 
 def inputs_digest(con, schema: str, marts: list[str], template: str, appendix: str,
-                  slug: str) -> str | None:
+                  slug: str, rows: list[str] = ()) -> str | None:
     """The digest of everything a campaign page is rendered from; None when one of its tables
-    has no recorded digest (then it is always rendered)."""
+    has no recorded digest (then it is always rendered). ``rows``: '<mart>=<digest>' of the
+    comparison tables whose campaign rows it reads (pipeline/publish/campaign_rows.py)."""
     recorded = keep.recorded(con, schema)
-    tables = []
-    for mart in sorted(set(marts)):
+    scoped = {part.partition("=")[0] for part in rows}
+    tables = list(rows)
+    for mart in sorted(set(marts) - scoped):
         if mart not in recorded:
             return None
         tables.append(f"{mart}={recorded[mart][0]}")

@@ -10,7 +10,7 @@ import json
 import shutil
 
 from pipeline.project import AREA_OF_KIND
-from pipeline.publish import markdown
+from pipeline.publish import campaign_rows, markdown
 from pipeline.publish import page_keep
 from pipeline.publish import pages as pages_mod
 from pipeline.publish.charts import Chart
@@ -148,25 +148,27 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
             render_withheld(con, project, page, staged, campaign, status)
             withheld.append(campaign)
             continue
-        inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
-                                         appendix, slug)
-        if page_keep.can_keep(con, project.docs, slug, inputs):
-            kept.append(campaign)
-            continue
-        set_search_path(con, campaign_schema(campaign))
-        try:
-            render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
-                        inventory=inventory)
-        except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
-            reset_search_path(con)
-            reason = withhold_unrenderable(con, page, staged, campaign, exc)
-            render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
-            if log is not None:
-                log.error(f"campaign {campaign} withheld: {reason['detail']}")
-            withheld.append(campaign)
-            continue
-        finally:
-            reset_search_path(con)
+        compared = campaign_rows.comparison_marts(con, campaign_schema(campaign), marts)
+        with campaign_rows.scoped(con, compared, campaign):
+            inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
+                                             appendix, slug, campaign_rows.rows_digest(con, compared))
+            if page_keep.can_keep(con, project.docs, slug, inputs):
+                kept.append(campaign)
+                continue
+            set_search_path(con, campaign_schema(campaign))
+            try:
+                render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
+                            inventory=inventory)
+            except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
+                reset_search_path(con)
+                reason = withhold_unrenderable(con, page, staged, campaign, exc)
+                render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
+                if log is not None:
+                    log.error(f"campaign {campaign} withheld: {reason['detail']}")
+                withheld.append(campaign)
+                continue
+            finally:
+                reset_search_path(con)
         page_keep.record(con, slug, inputs, staged)
         written.append(campaign)
     return written, withheld, kept

@@ -5,20 +5,26 @@
 -- measured prefill on one link, the bytes it put on the wire, the prompt's micro-batches and
 -- the layer split) and predicts the prefill on another link. A prompt of n micro-batches passes
 -- three stages, the head's compute, the wire and the worker's compute; each stage works on the
--- next micro-batch while the following stage takes this one, so T = c + w + (n - 1) max(s c, w)
+-- next micro-batch while the following stage takes this one, and a compute stage also carries
+-- the share phi of the wire time it cannot hide, so T = c + w + (n - 1) max(s c + phi w, w)
 -- (macro pipeline_prefill_s: c the compute of one micro-batch, split between head and worker
--- by their blocks, s the larger share; w one micro-batch's bytes / TCP rate). c comes from the
--- series' unshaped run (macro pipeline_compute_s); nothing is fitted to the shaped rates, so
--- every shaped rate is a prediction the model never saw. The range: h is the
--- ceil(q (n + 1))-th smallest of the n absolute errors of the other series' rates (leave one
--- series out; q the lab_range_quantile), so each series is judged by a range it did not shape.
+-- by their blocks, s the larger share; w one micro-batch's bytes in the busier direction / TCP
+-- rate, the two directions of a full-duplex link being separate wires). c comes from the
+-- series' unshaped run (macro pipeline_compute_s). phi is the one fitted constant: the value on
+-- the grid 0, step, ..., max (lab_overlap_grid_*) with the least sum of squared errors over the
+-- shaped rates of the other series (leave one series out), so no series is predicted with a phi
+-- its own rates chose. The range: h is the ceil(q (n + 1))-th smallest of the n absolute errors
+-- of the other series' rates (q the lab_range_quantile), so each series is also judged by a
+-- range it did not shape.
 -- column series: the lab series (manifest params.lab_series)
 -- column shaped_rate_bits_per_s: the tbf rate of this link
 -- column tcp_bits_per_s: the link's TCP rate (iperf3, the mean of both directions)
 -- column micro_batches: n, the prompt's micro-batches (prompt / ubatch, rounded up)
 -- column largest_share: s, the larger of the head's and the worker's share of the blocks
--- column wire_bytes: the bytes a prefill put on the wire, both directions (the series' netdev)
+-- column wire_bytes: the bytes a prefill put on the wire in the busier direction (the series'
+--    netdev; head to worker on every shipped series)
 -- column anchor_prefill_s: the unshaped run's median prefill time (the one measurement used)
+-- column exposed_wire_fraction: phi, fitted on the other series
 -- column compute_s: c, one micro-batch's compute, from the anchor
 -- column wire_s: w, one micro-batch's wire time at this rate
 -- column predicted_s: the model's prefill time at this rate
@@ -28,14 +34,26 @@
 -- column range_fraction: h from the other series' errors (empty when they are too few: fewer
 --    than q / (1 - q))
 -- column inside_range: the measured median lies within predicted x (1 +/- h)
+-- column published_exposed_wire_fraction: phi fitted on every series' rates, the one a
+--    deployment's what-if uses (fct_pipeline_model_range)
 with campaigns as (
     select campaign, series, prompt_tokens, ubatch_tokens, block_count, worker_blocks
     from fct_lab_series_campaigns
     where workers = 1 and prompt_tokens > 0 and ubatch_tokens > 0 and block_count > 0
 ),
 params as (
-    select max(value::double) filter (where parameter = 'lab_range_quantile') as q
+    select
+        max(value::double) filter (where parameter = 'lab_range_quantile') as q,
+        max(value::double) filter (where parameter = 'lab_overlap_grid_step') as grid_step,
+        max(value::double) filter (where parameter = 'lab_overlap_grid_max') as grid_max
     from ref_measurement_params
+),
+grid as (
+    -- phi = i x step for i = 0 .. floor(max / step) (a hair added so 0.5 / 0.01 is 50, not 49);
+    -- no grid, so no prediction, when the parameters are missing
+    select unnest(range(0::bigint, floor(grid_max / grid_step + 1e-9)::bigint + 1)) * grid_step as phi
+    from params
+    where grid_step > 0 and grid_max >= 0
 ),
 rates as (
     select r.campaign, r.link_id, l.shaped_rate_bits_per_s, l.tcp_bytes_per_s,
@@ -51,9 +69,12 @@ anchor as (
     where shaped_rate_bits_per_s is null
 ),
 wire as (
-    select campaign, sum(median_bytes * median_units) as wire_bytes
-    from fct_lab_series_traffic
-    where request = 'prefill'
+    -- the busier direction: each direction of a full-duplex link is its own wire
+    select campaign, max(bytes) as wire_bytes
+    from (select campaign, direction, sum(median_bytes * median_units) as bytes
+          from fct_lab_series_traffic
+          where request = 'prefill'
+          group by all)
     group by all
 ),
 setup as (
@@ -64,26 +85,43 @@ setup as (
     join anchor as a using (campaign)
     join wire as w using (campaign)
 ),
-calibrated as (
-    select *,
-           pipeline_compute_s(anchor_s, wire_bytes / micro_batches / anchor_bytes_per_s,
-                              micro_batches, largest_share) as compute_s
-    from setup
-),
-predicted as (
-    select k.campaign, k.series, r.link_id, r.shaped_rate_bits_per_s,
-           bytes_to_bits(r.tcp_bytes_per_s) as tcp_bits_per_s, k.micro_batches, k.largest_share,
-           k.wire_bytes, k.anchor_s as anchor_prefill_s, k.compute_s,
+candidates as (
+    -- every shaped rate predicted with every phi on the grid
+    select k.campaign, k.series, r.link_id, r.shaped_rate_bits_per_s, r.tcp_bytes_per_s,
+           k.micro_batches, k.largest_share, k.wire_bytes, k.anchor_s, g.phi,
+           pipeline_compute_s(k.anchor_s, k.wire_bytes / k.micro_batches / k.anchor_bytes_per_s,
+                              k.micro_batches, k.largest_share, g.phi) as compute_s,
            k.wire_bytes / k.micro_batches / r.tcp_bytes_per_s as wire_s,
-           pipeline_prefill_s(k.compute_s, k.wire_bytes / k.micro_batches / r.tcp_bytes_per_s,
-                              k.micro_batches, k.largest_share) as predicted_s,
            r.measured_s, r.runs
-    from calibrated as k
+    from setup as k
     join rates as r using (campaign)
+    cross join grid as g
     where r.shaped_rate_bits_per_s is not null
 ),
+candidate_errors as (
+    select *,
+           pipeline_prefill_s(compute_s, wire_s, micro_batches, largest_share, phi) as predicted_s,
+           pipeline_prefill_s(compute_s, wire_s, micro_batches, largest_share, phi) / measured_s - 1
+               as error_fraction
+    from candidates
+),
+left_out_fits as (
+    -- each series' phi: the grid value with the least squared error over the other series
+    select campaign, first(phi order by sse, phi) as phi
+    from (select s.campaign, o.phi, sum(o.error_fraction * o.error_fraction) as sse
+          from (select distinct campaign from candidate_errors) as s
+          join candidate_errors as o on o.campaign <> s.campaign
+          group by all)
+    group by all
+),
+published_fit as (
+    select first(phi order by sse, phi) as phi
+    from (select phi, sum(error_fraction * error_fraction) as sse
+          from candidate_errors
+          group by all)
+),
 errors as (
-    select *, predicted_s / measured_s - 1 as error_fraction from predicted
+    select e.* from candidate_errors as e join left_out_fits as f using (campaign, phi)
 ),
 ranges as (
     -- each series' h: the k-th smallest absolute error of every other series' rates
@@ -98,13 +136,17 @@ ranges as (
     group by s.campaign, params.q
 ),
 final as (
-    select e.campaign, e.series, e.link_id, e.shaped_rate_bits_per_s, e.tcp_bits_per_s,
-           e.micro_batches, e.largest_share, e.wire_bytes, e.anchor_prefill_s, e.compute_s,
+    select e.campaign, e.series, e.link_id, e.shaped_rate_bits_per_s,
+           bytes_to_bits(e.tcp_bytes_per_s) as tcp_bits_per_s,
+           e.micro_batches, e.largest_share, e.wire_bytes, e.anchor_s as anchor_prefill_s,
+           e.phi as exposed_wire_fraction, e.compute_s,
            e.wire_s, e.predicted_s, e.measured_s, e.runs, e.error_fraction, g.range_fraction,
            e.measured_s between e.predicted_s * (1 - g.range_fraction) * (1 - 1e-9)
-                            and e.predicted_s * (1 + g.range_fraction) * (1 + 1e-9) as inside_range
+                            and e.predicted_s * (1 + g.range_fraction) * (1 + 1e-9) as inside_range,
+           p.phi as published_exposed_wire_fraction
     from errors as e
     join ranges as g using (campaign)
+    cross join published_fit as p
 )
 select * from final
 order by campaign, shaped_rate_bits_per_s

@@ -10,6 +10,7 @@
 -- itself. Empty (no row) when no lab series can test it.
 -- column model: always 'pipeline'
 -- column series: lab series behind it
+-- column exposed_wire_fraction: phi fitted on every series' rates (the model's one constant)
 -- column rates: shaped rates predicted (none of them used to fit anything)
 -- column median_abs_error_fraction: the median |predicted / measured - 1| over those rates
 -- column max_abs_error_fraction: the largest of them
@@ -41,7 +42,8 @@ pooled as (
         max(abs(error_fraction)) as max_abs_error_fraction,
         list_sort(list(abs(error_fraction))) as sorted_errors,
         avg(inside_range::int) as inside_range_fraction,
-        max(range_fraction) as widest_left_out_fraction
+        max(range_fraction) as widest_left_out_fraction,
+        max(published_exposed_wire_fraction) as exposed_wire_fraction
     from rows
     having count(*) > 0
 ),
@@ -55,6 +57,7 @@ final as (
     select
         'pipeline' as model,
         series,
+        exposed_wire_fraction,
         rates,
         median_abs_error_fraction,
         max_abs_error_fraction,

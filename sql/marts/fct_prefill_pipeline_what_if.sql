@@ -4,9 +4,10 @@
 -- The deployment's prefill on each link class from the pipeline model that the lab series
 -- validated (fct_lab_pipeline_model, fct_pipeline_model_range): the measured prefill (T0, on the
 -- measured class) gives one micro-batch's compute c (macro pipeline_compute_s), and the
--- prefill on another class is T = c + w + (n - 1) max(s c, w) (macro pipeline_prefill_s; n the
--- prompt's micro-batches, w a micro-batch's measured wire bytes / the class's usable rate, s the
--- larger of the head's and the worker's share of the decoder blocks). Every prediction carries
+-- prefill on another class is T = c + w + (n - 1) max(s c + phi w, w) (macro pipeline_prefill_s;
+-- n the prompt's micro-batches, w a micro-batch's measured wire bytes in the busier direction /
+-- the class's usable rate, s the larger of the head's and the worker's share of the decoder
+-- blocks, phi the model's fitted constant). Every prediction carries
 -- the model's range, T x (1 +/- h); a faster link's gain is T0 / T - 1 with its range. The
 -- predictions are published only while the model meets the publishing targets on the lab
 -- series; otherwise they are empty, and the additive bound (fct_prefill_what_if) stands alone.
@@ -18,6 +19,8 @@
 -- column is_measured: the class of the link the prefill was measured on
 -- column micro_batches: n, the prompt's micro-batches (prompt / ubatch, rounded up)
 -- column largest_share: s, the larger share of the decoder blocks, head's or worker's
+-- column exposed_wire_fraction: phi, the share of a micro-batch's wire time a compute stage
+--    cannot hide (fitted on the lab series, fct_pipeline_model_range)
 -- column compute_s: c, one micro-batch's compute, from the measured prefill
 -- column wire_s: w, one micro-batch's wire time on this class
 -- column predicted_prefill_s: T on this class (the measured time on the measured class)
@@ -43,7 +46,9 @@ with what_if as (
     select * from fct_prefill_what_if
 ),
 k as (
-    select campaign, prefill_tokens, ubatch_tokens, ubatch_bytes, prefill_tokens_per_s,
+    select campaign, prefill_tokens, ubatch_tokens, prefill_tokens_per_s,
+           -- the busier direction: each direction of a full-duplex link is its own wire
+           greatest(ubatch_bytes_head_to_worker, ubatch_bytes_worker_to_head) as ubatch_bytes,
            greatest(layers_head - coalesce(mtp_layers_head, 0), layers_worker - coalesce(mtp_layers_worker, 0))
                / nullif(layers_head - coalesce(mtp_layers_head, 0) + layers_worker - coalesce(mtp_layers_worker, 0), 0)
                as largest_share
@@ -55,25 +60,27 @@ model as (
 anchor as (
     select w.campaign, w.usable_bytes_per_s as measured_bytes_per_s,
            k.prefill_tokens / k.prefill_tokens_per_s as measured_prefill_s,
-           ceil(k.prefill_tokens / k.ubatch_tokens) as micro_batches, k.largest_share, k.ubatch_bytes
+           ceil(k.prefill_tokens / k.ubatch_tokens) as micro_batches, k.largest_share, k.ubatch_bytes,
+           m.exposed_wire_fraction as phi
     from what_if as w
     join k using (campaign)
+    left join model as m on true
     where w.is_measured and k.prefill_tokens > 0 and k.ubatch_tokens > 0 and k.prefill_tokens_per_s > 0
 ),
 calibrated as (
     select *,
            pipeline_compute_s(measured_prefill_s, ubatch_bytes / measured_bytes_per_s, micro_batches,
-                              largest_share) as compute_s
+                              largest_share, phi) as compute_s
     from anchor
 ),
 per_class as (
     select
         w.campaign, w.link_class, w.link_label, w.sort_order, w.is_measured,
-        a.micro_batches, a.largest_share, a.compute_s, a.measured_prefill_s,
+        a.micro_batches, a.largest_share, a.phi, a.compute_s, a.measured_prefill_s,
         a.ubatch_bytes / w.usable_bytes_per_s as wire_s,
         case when w.is_measured then a.measured_prefill_s
              else pipeline_prefill_s(a.compute_s, a.ubatch_bytes / w.usable_bytes_per_s,
-                                     a.micro_batches, a.largest_share) end as predicted_prefill_s,
+                                     a.micro_batches, a.largest_share, a.phi) end as predicted_prefill_s,
         w.gain_vs_measured_fraction as additive_gain_vs_measured_fraction,
         w.parallel_slots, w.prefill_tokens, w.ubatch_tokens, w.provenance
     from what_if as w
@@ -82,7 +89,7 @@ per_class as (
 final as (
     select
         p.campaign, p.link_class, p.link_label, p.sort_order, p.is_measured, p.micro_batches,
-        p.largest_share, p.compute_s, p.wire_s,
+        p.largest_share, p.phi as exposed_wire_fraction, p.compute_s, p.wire_s,
         case when m.meets_targets or p.is_measured then p.predicted_prefill_s end as predicted_prefill_s,
         case when m.meets_targets or p.is_measured then p.prefill_tokens / p.predicted_prefill_s end
             as predicted_tokens_per_s,

@@ -14,26 +14,28 @@ from model_runs import dict_rows, run_sql_model
 _run, _rows = run_sql_model, dict_rows
 
 
+# the phi grid is {0} here: the fit of phi has its own fixture below
 PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
-          "lab_target_inside_range": 0.6, "lab_target_half_width": 0.05}
+          "lab_target_inside_range": 0.6, "lab_target_half_width": 0.05,
+          "lab_overlap_grid_step": 0.1, "lab_overlap_grid_max": 0.0}
 # TCP rates in bytes/s of the three links every series ran on
 LINKS = [("veth", None, 1e9), ("tbf200", 200e6, 20e6), ("tbf50", 50e6, 5e6)]
 # series -> (prefill bytes per position head -> worker, back), {link: measured runs' prefill s}
 SERIES = {
-    "a": ((3000, 200), {"veth": [1.0], "tbf200": [0.9, 1.0, 1.1], "tbf50": [1.2]}),
-    "b": ((3000, 200), {"veth": [1.0], "tbf200": [1.1], "tbf50": [1.1592]}),
+    "a": ((3200, 200), {"veth": [1.0], "tbf200": [0.9, 1.0, 1.1], "tbf50": [1.2]}),
+    "b": ((200, 3200), {"veth": [1.0], "tbf200": [1.1], "tbf50": [1.1592]}),
     "c": ((12000, 0), {"veth": [1.0], "tbf200": [1.2], "tbf50": [2.8]}),
 }
 
 
-@pytest.fixture(scope="module")
-def lab():
-    """Three one-worker series of a 1,000-token prompt in micro-batches of 250 (n = 4), 8 blocks,
-    4 on the worker (s = 0.5), and a two-worker series that the model leaves out."""
+def _lab(params: dict, series: dict, links: list) -> duckdb.DuckDBPyConnection:
+    """Series of a 1,000-token prompt in micro-batches of 250 (n = 4), 8 blocks, 4 on the
+    worker (s = 0.5), each timed on every link, and a two-worker series that the model leaves
+    out."""
     con = duckdb.connect()
     con.execute("create table ref_measurement_params (parameter varchar, value varchar)")
     con.executemany("insert into ref_measurement_params values (?, ?)",
-                    [(k, str(v)) for k, v in PARAMS.items()])
+                    [(k, str(v)) for k, v in params.items()])
     con.execute("create table fct_lab_series_campaigns (campaign varchar, series varchar, "
                 "prompt_tokens bigint, ubatch_tokens bigint, block_count bigint, "
                 "worker_blocks bigint, workers bigint)")
@@ -42,28 +44,48 @@ def lab():
     con.execute("create table int_lab__series_runs (campaign varchar, link_id varchar, prefill_s double)")
     con.execute("create table fct_lab_series_traffic (campaign varchar, request varchar, "
                 "direction varchar, median_bytes double, median_units double)")
-    for name, ((fwd, back), runs) in {**SERIES, "x2": ((9e9, 0), {"veth": [1.0], "tbf50": [9.0]})}.items():
+    for name, ((fwd, back), runs) in {**series, "x2": ((9e9, 0), {"veth": [1.0], "tbf50": [9.0]})}.items():
         con.execute("insert into fct_lab_series_campaigns values (?, ?, 1000, 250, 8, ?, ?)",
                     [name, name, 6 if name == "x2" else 4, 2 if name == "x2" else 1])
         con.executemany("insert into int_lab__series_links values (?, ?, ?, ?)",
-                        [(name, link, shaped, tcp) for link, shaped, tcp in LINKS])
+                        [(name, link, shaped, tcp) for link, shaped, tcp in links])
         con.executemany("insert into int_lab__series_runs values (?, ?, ?)",
                         [(name, link, s) for link, times in runs.items() for s in times])
         con.executemany("insert into fct_lab_series_traffic values (?, 'prefill', ?, ?, 1000)",
                         [(name, "head_to_worker", fwd), (name, "worker_to_head", back)])
     _run(con, "marts/fct_lab_pipeline_model.sql")
     _run(con, "marts/fct_pipeline_model_range.sql")
+    return con
+
+
+@pytest.fixture(scope="module")
+def lab():
+    """Three one-worker series a, b, c; phi held at 0."""
+    con = _lab(PARAMS, SERIES, LINKS)
     yield con
     con.close()
 
 
+def _macro(con, name: str, *args: float) -> float:
+    return con.execute(f"select {name}({', '.join(f'{a!r}::double' for a in args)})").fetchone()[0]
+
+
 def test_the_macros_are_each_others_inverse(lab):
-    # compute-bound: c = 0.4, w = 0.1, n = 4, s = 0.5: T = 0.4 + 0.1 + 3 x max(0.2, 0.1) = 1.1
-    assert lab.execute("select pipeline_prefill_s(0.4::double, 0.1::double, 4::double, 0.5::double)").fetchone()[0] == pytest.approx(1.1)
-    assert lab.execute("select pipeline_compute_s(1.1::double, 0.1::double, 4::double, 0.5::double)").fetchone()[0] == pytest.approx(0.4)
-    # wire-bound: c = 0.4, w = 0.5: T = 0.4 + 0.5 + 3 x 0.5 = 2.4, and back
-    assert lab.execute("select pipeline_prefill_s(0.4::double, 0.5::double, 4::double, 0.5::double)").fetchone()[0] == pytest.approx(2.4)
-    assert lab.execute("select pipeline_compute_s(2.4::double, 0.5::double, 4::double, 0.5::double)").fetchone()[0] == pytest.approx(0.4)
+    # compute-bound: c = 0.4, w = 0.1, n = 4, s = 0.5, phi = 0: T = 0.4 + 0.1 + 3 x max(0.2, 0.1) = 1.1
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0) == pytest.approx(1.1)
+    assert _macro(lab, "pipeline_compute_s", 1.1, 0.1, 4, 0.5, 0) == pytest.approx(0.4)
+    # phi = 0.2: each further micro-batch takes s c + 0.2 w = 0.22: T = 0.5 + 3 x 0.22 = 1.16
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0.2) == pytest.approx(1.16)
+    assert _macro(lab, "pipeline_compute_s", 1.16, 0.1, 4, 0.5, 0.2) == pytest.approx(0.4)
+    # wire-bound: c = 0.4, w = 0.5: T = 0.4 + 0.5 + 3 x 0.5 = 2.4, and back; phi = 0.2 leaves it
+    # wire-bound (0.2 + 0.1 < 0.5), so the same 2.4
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0) == pytest.approx(2.4)
+    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0.2) == pytest.approx(2.4)
+    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0.2) == pytest.approx(0.4)
+    # between: c = 0.4, w = 0.25, phi = 0.4: max(0.2 + 0.1, 0.25) = 0.3: T = 0.65 + 0.9 = 1.55
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.25, 4, 0.5, 0.4) == pytest.approx(1.55)
+    assert _macro(lab, "pipeline_compute_s", 1.55, 0.25, 4, 0.5, 0.4) == pytest.approx(0.4)
 
 
 def test_each_shaped_rate_is_predicted_from_the_unshaped_run(lab):
@@ -71,9 +93,12 @@ def test_each_shaped_rate_is_predicted_from_the_unshaped_run(lab):
     # six rates of a, b, c; the unshaped anchors and the two-worker series are not rows
     assert sorted(rows) == [(s, link) for s in "abc" for link in ("tbf200", "tbf50")]
     a200 = rows[("a", "tbf200")]
-    # a: B = (3,000 + 200) x 1,000 = 3.2 MB, 800 kB a micro-batch; at the anchor w0 = 0.8 MB /
+    # a: B = the busier direction, 3,200 x 1,000 = 3.2 MB (the 200 back ride the other wire);
+    # b sends 200 and gets 3,200 back: the same 3.2 MB. 800 kB a micro-batch; at the anchor w0 = 0.8 MB /
     # 1 GB/s = 0.0008 s; compute-bound, so c = (1.0 - 0.0008) / (1 + 3 x 0.5) = 0.39968
     assert (a200["micro_batches"], a200["largest_share"], a200["wire_bytes"]) == (4, 0.5, 3.2e6)
+    assert rows[("b", "tbf50")]["wire_bytes"] == 3.2e6
+    assert a200["exposed_wire_fraction"] == 0 and a200["published_exposed_wire_fraction"] == 0
     assert a200["compute_s"] == pytest.approx(0.39968)
     # at 20 MB/s: w = 0.04 < s c = 0.19984: T = 0.39968 + 0.04 + 3 x 0.19984 = 1.0392;
     # measured median of 0.9, 1.0, 1.1 = 1.0
@@ -120,10 +145,12 @@ def test_the_summary_publishes_h_over_every_rate(lab):
 @pytest.fixture(scope="module")
 def deployment(lab):
     """Deployment 'd': a 1,000-token prompt at 500 tok/s (T0 = 2.0 s) on 2.5 GbE (usable 250 MB/s),
-    micro-batches of 250 (n = 4) of 10 MB each; head 20 layers (1 MTP), worker 45: s = 45 / 64."""
+    micro-batches of 250 (n = 4) of 10 MB to the worker (2 MB back, on the other wire); head 20
+    layers (1 MTP), worker 45: s = 45 / 64."""
     con = lab
     con.execute("create table fct_deployment_constants as select 'd' as campaign, 1000 as prefill_tokens, "
-                "250 as ubatch_tokens, 1e7 as ubatch_bytes, 500.0 as prefill_tokens_per_s, "
+                "250 as ubatch_tokens, 1e7 as ubatch_bytes_head_to_worker, 2e6 as ubatch_bytes_worker_to_head, "
+                "500.0 as prefill_tokens_per_s, "
                 "20 as layers_head, 1 as mtp_layers_head, 45 as layers_worker, 0 as mtp_layers_worker")
     con.execute("create table fct_prefill_what_if (campaign varchar, link_class varchar, link_label varchar, "
                 "sort_order int, is_measured boolean, usable_bytes_per_s double, gain_vs_measured_fraction double, "
@@ -178,3 +205,74 @@ def test_a_model_that_misses_the_targets_publishes_no_prediction(deployment):
                            "where parameter = 'lab_target_median_error'")
         _run(deployment, "marts/fct_pipeline_model_range.sql")
         _run(deployment, "marts/fct_prefill_pipeline_what_if.sql")
+
+
+# phi on a grid of 0, 0.1, 0.2, 0.3; one shaped link at 10 MB/s and an unshaped one so fast
+# (1e15 B/s) that its wire time, 1e-9 s, is nothing. 4,000 B a position head -> worker: 1 MB a
+# micro-batch, w = 0.1 s at the shaped rate. Anchors 1.0 s: c = (1.0 - 0) / 2.5 = 0.4,
+# compute-bound at every phi (s c + phi w >= w), so a prediction is
+# p = 0.4 + 0.1 + 3 (0.2 + 0.1 phi) = 1.1 + 0.3 phi: 1.10, 1.13, 1.16, 1.19.
+FIT_PARAMS = {**PARAMS, "lab_overlap_grid_max": 0.3}
+FIT_LINKS = [("veth", None, 1e15), ("tbf80", 80e6, 1e7)]
+FIT_SERIES = {
+    "x": ((4000, 100), {"veth": [1.0], "tbf80": [1.16]}),   # made with phi = 0.2
+    "y": ((4000, 100), {"veth": [1.0], "tbf80": [1.16]}),   # made with phi = 0.2
+    "z": ((4000, 100), {"veth": [1.0], "tbf80": [1.10]}),   # made with phi = 0
+}
+
+
+@pytest.fixture(scope="module")
+def fit():
+    con = _lab(FIT_PARAMS, FIT_SERIES, FIT_LINKS)
+    yield con
+    con.close()
+
+
+def test_phi_is_fitted_on_the_other_series(fit):
+    rows = {r["campaign"]: r for r in _rows(fit, "select * from fct_lab_pipeline_model")}
+    # z left out: x and y fit exactly at phi = 0.2 (squared errors 0); z is predicted 1.16,
+    # error 1.16 / 1.10 - 1 = +5.4545 %
+    assert rows["z"]["exposed_wire_fraction"] == pytest.approx(0.2)
+    assert rows["z"]["predicted_s"] == pytest.approx(1.16, abs=1e-6)
+    assert rows["z"]["error_fraction"] == pytest.approx(1.16 / 1.10 - 1, abs=1e-6)
+    # x left out, fitted on y (1.16) and z (1.10); sum of squared errors:
+    #   phi 0:   p 1.10: (1.10/1.16 - 1)^2 + 0                        = 0.0026754
+    #   phi 0.1: p 1.13: (1.13/1.16 - 1)^2 + (1.13/1.10 - 1)^2 = 0.00066885 + 0.00074380 = 0.0014127
+    #   phi 0.2: p 1.16: 0 + (1.16/1.10 - 1)^2                        = 0.0029752
+    #   phi 0.3: p 1.19: (1.19/1.16 - 1)^2 + (1.19/1.10 - 1)^2        = 0.0073632
+    # so phi = 0.1, p = 1.13, error 1.13 / 1.16 - 1 = -2.5862 %; y the same
+    for name in ("x", "y"):
+        assert rows[name]["exposed_wire_fraction"] == pytest.approx(0.1)
+        assert rows[name]["predicted_s"] == pytest.approx(1.13, abs=1e-6)
+        assert rows[name]["error_fraction"] == pytest.approx(1.13 / 1.16 - 1, abs=1e-6)
+    # published phi over all three: 2 (p/1.16 - 1)^2 + (p/1.10 - 1)^2 is 0.0053508 at 0,
+    # 0.0020815 at 0.1, 0.0029752 at 0.2, 0.0080319 at 0.3: 0.1
+    assert [r["published_exposed_wire_fraction"] for r in rows.values()] == [pytest.approx(0.1)] * 3
+    (summary,) = _rows(fit, "select * from fct_pipeline_model_range")
+    assert summary["exposed_wire_fraction"] == pytest.approx(0.1)
+
+
+def test_fitted_errors_make_the_ranges(fit):
+    rows = {r["campaign"]: r for r in _rows(fit, "select * from fct_lab_pipeline_model")}
+    # x: the other errors |y| 0.025862, |z| 0.054545; q = 0.5, n = 2: k = ceil(1.5) = 2nd: 0.054545;
+    # 1.16 lies in 1.13 x (1 +/- 0.054545) = 1.0684 .. 1.1916
+    assert rows["x"]["range_fraction"] == pytest.approx(1.16 / 1.10 - 1, abs=1e-6)
+    assert rows["x"]["inside_range"] is True
+    # z: the others 0.025862 twice: h = 0.025862; 1.10 is below 1.16 x (1 - 0.025862) = 1.13
+    assert rows["z"]["range_fraction"] == pytest.approx(1 - 1.13 / 1.16, abs=1e-6)
+    assert rows["z"]["inside_range"] is False
+    (summary,) = _rows(fit, "select * from fct_pipeline_model_range")
+    # median of 0.025862, 0.025862, 0.054545; 2 of 3 inside
+    assert summary["median_abs_error_fraction"] == pytest.approx(1 - 1.13 / 1.16, abs=1e-6)
+    assert summary["inside_range_fraction"] == pytest.approx(2 / 3)
+
+
+def test_no_grid_no_prediction():
+    params = {k: v for k, v in PARAMS.items() if not k.startswith("lab_overlap_grid")}
+    con = _lab(params, SERIES, LINKS)
+    try:
+        # without the grid's parameters phi has no value, so nothing is predicted or published
+        assert _rows(con, "select * from fct_lab_pipeline_model") == []
+        assert _rows(con, "select * from fct_pipeline_model_range") == []
+    finally:
+        con.close()
