@@ -39,7 +39,7 @@ create or replace temp macro pipeline_compute_s(t, w, n, s, phi) as
 -- A tbf shaper is a token bucket: idle for idle_s, it gathers tokens at its rate up to its
 -- bucket, and that many of the next bytes leave at once, costing no wire time.
 create or replace temp macro token_bucket_free_bytes(bucket_bytes, rate_bits_per_s, idle_s) as
-    least(bucket_bytes, rate_bits_per_s / 8 * greatest(idle_s, 0));
+    least(bucket_bytes, bits_to_bytes(rate_bits_per_s) * greatest(idle_s, 0));
 -- A split-conformal range's half-width: the ceil(q (n + 1))-th smallest of the n absolute
 -- errors (the rank a hair under q (n + 1), so that 0.9 x 10 is 9, not 10); empty when that rank
 -- exceeds n (fewer than q / (1 - q) errors). The measured value lies inside when it is within

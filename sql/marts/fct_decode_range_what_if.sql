@@ -5,8 +5,8 @@
 -- bytes / the class's usable rate, nothing hidden) with the range the lab series measured for
 -- that model (fct_lab_decode_model, fct_pipeline_model_range model 'decode'): a step predicted
 -- at T lies within T x (1 +/- h), so the rate within rate / (1 +/- h). Published only while
--- the decode model meets the publishing targets on links shaped like a serializer; otherwise
--- the range is empty and the what-if stays a bound. They hold for the workload measured (its
+-- the decode model meets the publishing targets on the lab series; otherwise the range is
+-- empty and the what-if stays a bound. They hold for the workload measured (its
 -- parallel slots, its verify positions per step).
 -- column link_label: the class's label
 -- column sort_order: the class's order, slowest first
@@ -30,26 +30,25 @@ with what_if as (
 model as (
     select * from fct_pipeline_model_range where model = 'decode'
 ),
-final as (
-    select
-        w.campaign, w.link_class, w.link_label, w.sort_order, w.is_measured,
-        w.predicted_tokens_per_s,
-        case when m.meets_targets and not w.is_measured
-             then w.predicted_tokens_per_s / (1 + m.range_fraction) end as low_tokens_per_s,
-        case when m.meets_targets and not w.is_measured
-             then w.predicted_tokens_per_s / (1 - m.range_fraction) end as high_tokens_per_s,
-        w.gain_vs_measured_fraction,
-        case when m.meets_targets and not w.is_measured
-             then (1 + w.gain_vs_measured_fraction) / (1 + m.range_fraction) - 1 end as gain_low_fraction,
-        case when m.meets_targets and not w.is_measured
-             then (1 + w.gain_vs_measured_fraction) / (1 - m.range_fraction) - 1 end as gain_high_fraction,
-        m.range_fraction,
-        m.series as model_series,
-        m.rates as model_rates,
-        coalesce(m.meets_targets, false) as model_meets_targets,
-        w.parallel_slots, w.provenance
+gated as (
+    -- h where a range is published: the model met its targets, on a class not measured
+    select w.*, m.range_fraction, m.series as model_series, m.rates as model_rates,
+           coalesce(m.meets_targets, false) as model_meets_targets,
+           case when m.meets_targets and not w.is_measured then m.range_fraction end as h
     from what_if as w
     left join model as m on true
+),
+final as (
+    select
+        campaign, link_class, link_label, sort_order, is_measured, predicted_tokens_per_s,
+        predicted_tokens_per_s / (1 + h) as low_tokens_per_s,
+        predicted_tokens_per_s / (1 - h) as high_tokens_per_s,
+        gain_vs_measured_fraction,
+        (1 + gain_vs_measured_fraction) / (1 + h) - 1 as gain_low_fraction,
+        (1 + gain_vs_measured_fraction) / (1 - h) - 1 as gain_high_fraction,
+        range_fraction, model_series, model_rates, model_meets_targets,
+        parallel_slots, provenance
+    from gated
 )
 select * from final
 order by campaign, sort_order

@@ -16,7 +16,6 @@
 -- lab_range_quantile), as for the prefill pipeline model (fct_lab_pipeline_model).
 -- column series: the lab series (manifest params.lab_series)
 -- column shaped_rate_bits_per_s: the tbf rate of this link
--- column shaped_burst_bytes: its tbf bucket
 -- column tcp_bits_per_s: the link's TCP rate (iperf3, the mean of both directions)
 -- column rtt_s: the link's ping average
 -- column step_bytes: a decode step's bytes, both directions (the series' netdev medians)

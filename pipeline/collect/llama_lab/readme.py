@@ -18,7 +18,7 @@ from pipeline.collect.llama_lab.setup import (
     WORKER_ADDR,
 )
 from pipeline.collect.llama_lab.tools import source_version
-from pipeline.collect.netns_lab import PREFIX_LEN, Lab
+from pipeline.collect.netns_lab import DEFAULT_BURST_KB, PREFIX_LEN, Lab
 
 README = """# {name} — *captured*
 
@@ -140,7 +140,7 @@ def series_command(folder: Path, rates: list[int | None], drive: dict, date: str
         parts.append(f"--netdev-hz {drive['netdev_hz']:g}")
     if drive.get("workers", 1) != 1:
         parts.append(f"--workers {drive['workers']} --tensor-split {drive['tensor_split']}")
-    if drive.get("tbf_burst_kb", 64) != 64:
+    if drive.get("tbf_burst_kb", DEFAULT_BURST_KB) != DEFAULT_BURST_KB:
         parts.append(f"--burst-kb {drive['tbf_burst_kb']}")
     return " ".join(parts + [f"--date {date}"])
 
@@ -156,7 +156,7 @@ def series_readme_text(folder: Path, binaries: Path, model: Path, rates: list[in
               + ("worker" if drive.get("workers", 1) == 1 else "last worker")
               + ": the logits cross the link")
     workers = drive.get("workers", 1)
-    tbf = f"tbf, burst {drive.get('tbf_burst_kb', 64)} KiB, on both veth ends"
+    tbf = f"tbf, burst {drive.get('tbf_burst_kb', DEFAULT_BURST_KB)} KiB, on both veth ends"
     if workers == 1:
         workers_text = (f"worker `{WORKER}` ({WORKER_ADDR}) runs `ggml-rpc-server -p {RPC_PORT} -t 1`, "
                         f"pinned to CPU 1.\n  Both are started once; the link between them is "
