@@ -51,6 +51,9 @@
 -- column overhead_bytes_per_frame: the wire bytes of one frame that are not payload
 -- column link_id: the link's id in its campaign's manifest (links: section)
 -- column shaped_rate_bits_per_s: the rate a tc qdisc (tbf) capped the link at, empty when unshaped
+-- column shaped_burst_bytes: the bytes the shaper (tbf) lets out at once after a pause (its
+--    bucket): the manifest's figure, else the burst of the tc command it records; empty when
+--    unshaped or not recorded
 -- column sender: the host (or region) that sent the traffic
 -- column receiver: the host (or region) that received the traffic
 -- column rtt_min_s: the minimum ping round-trip time

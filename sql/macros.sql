@@ -4,6 +4,7 @@
 -- nowhere else in sql/.
 create or replace temp macro bytes_to_bits(x) as x * 8;
 create or replace temp macro bits_to_bytes(x) as x / 8;
+create or replace temp macro kib_to_bytes(x) as x * 1024;
 create or replace temp macro ms_to_s(x) as x / 1000;
 create or replace temp macro us_to_s(x) as x / 1e6;
 create or replace temp macro mbit_to_bits(x) as x * 1000000;
@@ -35,3 +36,24 @@ create or replace temp macro pipeline_compute_s(t, w, n, s, phi) as
     case when s * (t - w - (n - 1) * phi * w) / (1 + (n - 1) * s) + phi * w >= w
          then (t - w - (n - 1) * phi * w) / (1 + (n - 1) * s)
          else t - n * w end;
+-- A tbf shaper is a token bucket: idle for idle_s, it gathers tokens at its rate up to its
+-- bucket, and that many of the next bytes leave at once, costing no wire time.
+create or replace temp macro token_bucket_free_bytes(bucket_bytes, rate_bits_per_s, idle_s) as
+    least(bucket_bytes, bits_to_bytes(rate_bits_per_s) * greatest(idle_s, 0));
+-- A split-conformal range's half-width: the ceil(q (n + 1))-th smallest of the n absolute
+-- errors (the rank a hair under q (n + 1), so that 0.9 x 10 is 9, not 10); empty when that rank
+-- exceeds n (fewer than q / (1 - q) errors). The measured value lies inside when it is within
+-- predicted x (1 +/- h), a hair of float rounding allowed.
+create or replace temp macro conformal_half_width(abs_errors, q) as
+    case when ceil(q * (len(abs_errors) + 1) - 1e-9) <= len(abs_errors)
+         then list_sort(abs_errors)[ceil(q * (len(abs_errors) + 1) - 1e-9)::bigint] end;
+create or replace temp macro within_range(measured, predicted, h) as
+    measured between predicted * (1 - h) * (1 - 1e-9) and predicted * (1 + h) * (1 + 1e-9);
+-- Leave one series out, per row of a query over every campaign's rows: the half-width from the
+-- absolute errors of the other campaigns' rows only (a window over the whole result).
+create or replace temp macro left_out_range(campaign, error_fraction, q) as
+    conformal_half_width(list_transform(
+        list_filter(list({'campaign': campaign, 'abs_error': abs(error_fraction)})
+                        filter (where error_fraction is not null) over (),
+                    lambda p: p.campaign <> campaign),
+        lambda p: p.abs_error), q);

@@ -1,15 +1,13 @@
 """A link you can measure on one machine: two network namespaces, a veth pair, tbf.
 
-``python -m pipeline.collect lab --campaign-dir DIR`` (root only) builds
-namespaces ``<prefix>a`` (10.203.0.1/30, iperf3 server, host ``lab-server``)
-and ``<prefix>b`` (10.203.0.2/30, client, host ``lab-client``) joined by a veth
-pair whose both ends are shaped with ``tc qdisc ... tbf rate R`` (this kernel
-has tbf and htb, not netem). It then runs the real collectors inside them:
-ethtool on both ends, the netdev sampler in both namespaces for the whole
-run, ping and iperf3 both ways from the client. Only the lab's own addresses
-are targeted, and the namespaces (which take the veth pair with them) are
-deleted in a ``finally``. The lab test and the captured campaign
-raw_data/deployments/lab-veth-tbf/ both come from :func:`capture`.
+``python -m pipeline.collect lab --campaign-dir DIR`` (root only) builds namespaces ``<prefix>a``
+(10.203.0.1/30, iperf3 server, host ``lab-server``) and ``<prefix>b`` (10.203.0.2/30, client,
+host ``lab-client``) joined by a veth pair whose both ends are shaped with ``tc qdisc ... tbf
+rate R`` (this kernel has tbf and htb, not netem). It then runs the real collectors inside them:
+ethtool on both ends, the netdev sampler in both namespaces for the whole run, ping and iperf3
+both ways from the client. Only the lab's own addresses are targeted, and the namespaces (which
+take the veth pair with them) are deleted in a ``finally``. The lab test and the captured
+campaign raw_data/deployments/lab-veth-tbf/ both come from :func:`capture`.
 """
 from __future__ import annotations
 
@@ -33,14 +31,20 @@ REPO = REPO_ROOT
 SERVER_ADDR, CLIENT_ADDR, PREFIX_LEN = "10.203.0.1", "10.203.0.2", 30
 SERVER, CLIENT = "lab-server", "lab-client"
 PORT = 5201
+# tbf's bucket (KiB): after a pause that much leaves at once, so 64 makes an average-rate limiter;
+# 4 (held 400 Mbit/s here, high-resolution timers) is close to a serializer, as Ethernet is
+DEFAULT_BURST_KB, MIN_BURST_KB = 64, 2
 
 
 @dataclass
 class Lab:
     prefix: str
     rate_mbit: int | None          # None: the veth pair unshaped
+    burst_kb: int = DEFAULT_BURST_KB
 
     def __post_init__(self):
+        if not MIN_BURST_KB <= self.burst_kb <= 1024:
+            raise CollectError(f"lab: tbf burst {self.burst_kb} KiB: use {MIN_BURST_KB} to 1024")
         if not re.fullmatch(r"[a-z][a-z0-9]{0,12}", self.prefix):   # interface names: <= 15 bytes
             raise CollectError(f"lab: prefix {self.prefix!r}: use 1-13 lower-case letters/digits")
 
@@ -62,10 +66,9 @@ class Lab:
 
     @property
     def qdisc(self) -> list[str]:
-        # burst must hold at least rate/HZ bytes; 64 KiB is ample at 200 Mbit/s.
         if self.rate_mbit is None:
             return []
-        return ["tbf", "rate", f"{self.rate_mbit}mbit", "burst", "64kb", "latency", "50ms"]
+        return ["tbf", "rate", f"{self.rate_mbit}mbit", "burst", f"{self.burst_kb}kb", "latency", "50ms"]
 
     @property
     def link(self) -> str:
@@ -208,7 +211,6 @@ def capture(folder: Path, rate_mbit: int = 200, seconds: int = 5, ping_count: in
         time.sleep(0.5)      # let the last ACKs and the idle tail into the capture
         stop_collectors(samplers, "netdev sampler")
         samplers = []
-        # What the tools cannot know: how the link was made.
         setup = " ".join(lab.qdisc)
         commit(Campaign(Path(folder), Path(folder).resolve().name, links={lab.link: {
             "shaped_rate_bits_per_s": rate_mbit * 1_000_000,
@@ -276,9 +278,8 @@ def readme_text(folder: Path, lab: Lab, seconds: int, pings: int, hz: float) -> 
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("lab", help="build a tbf-shaped veth link between two namespaces and "
-                                   "capture a campaign on it (root)",
-                       description=__doc__.split("\n\n")[0])
+    p = sub.add_parser("lab", description=__doc__.split("\n\n")[0], help="build a tbf-shaped "
+                       "veth link between two namespaces and capture a campaign on it (root)")
     p.add_argument("--campaign-dir", required=True, type=Path)
     p.add_argument("--rate-mbit", type=int, default=200, help="tbf rate (default 200 Mbit/s)")
     p.add_argument("-t", "--time", type=int, default=5, help="iperf3 seconds per direction")
@@ -293,8 +294,7 @@ def main(args: argparse.Namespace) -> int:
     capture(args.campaign_dir, args.rate_mbit, args.time, args.ping_count, args.netdev_rate,
             prefix=args.prefix, date=args.date)
     import yaml
-    manifest = args.campaign_dir / "manifest.yaml"
-    listed = yaml.safe_load(manifest.read_text()).get("files") or []
+    listed = yaml.safe_load((manifest := args.campaign_dir / "manifest.yaml").read_text()).get("files") or []
     print(f"campaign {args.campaign_dir}: {len(listed)} file(s) listed in {manifest}; "
           f"build it with `make docs`")
     return 0

@@ -15,6 +15,11 @@ section's text and honours two hints, which this sets:
   them, so "RTT" finds a measured RTT before the table that defines the column.
 - numbers in the search titles kept from matching a query word's prefix (``unprefix_numbers``):
   "ap-northeast-1" found every heading numbered 1.x.
+- a shared page's lab evidence (a heading with the class ``lab-evidence``, and the sections under
+  it: how a model was tested on the lab's runs) ranked as a campaign's own page is, below the
+  figures it supports: "decode" found the decode model's tests before §0.5's decode figures,
+  and "ap-northeast-1" their tables of numbers (every query word is a prefix, so its "1"
+  matches each number that starts with a 1) before the pairs that name that region.
 """
 from __future__ import annotations
 
@@ -38,6 +43,10 @@ _STAMP = re.compile(r'<p class="build-stamp">')
 # where a number starts in a search title: after anything but a letter, digit or point
 _NUMBER_START = re.compile(r"(?<![\w.])(?=\d)")
 WORD_JOINER = "\u2060"
+EVIDENCE_CLASS = "lab-evidence"
+_HEADING = re.compile(r"<h([1-6])\b([^>]*)>")
+_ID = re.compile(r'\bid="([^"]+)"')
+_CLASS = re.compile(r'\bclass="([^"]*)"')
 
 
 def boost_of(src_uri: str) -> float | None:
@@ -62,15 +71,41 @@ def unprefix_numbers(title: str) -> str:
     return _NUMBER_START.sub(WORD_JOINER, title)
 
 
-def tune_index(path: Path) -> None:
+def evidence_sections(html: str) -> list[str]:
+    """The ids of the sections under a heading of class ``lab-evidence``: that heading's and
+    every deeper heading's after it, up to the next heading of its level or above."""
+    ids: list[str] = []
+    inside: int | None = None
+    for m in _HEADING.finditer(html):
+        level, attrs = int(m.group(1)), m.group(2)
+        cls = _CLASS.search(attrs)
+        classes = cls[1].split() if cls else []
+        if inside is not None and level <= inside:
+            inside = None
+        if inside is None and EVIDENCE_CLASS in classes:
+            inside = level
+        section = _ID.search(attrs)
+        if inside is not None and section:
+            ids.append(section[1])
+    return ids
+
+
+def tune_index(path: Path, evidence: frozenset[str] = frozenset()) -> None:
+    """Titles' numbers unprefixed; the docs at the locations in ``evidence`` (``page/#id``)
+    boosted as a campaign's page is."""
     index = json.loads(path.read_text(encoding="utf-8"))
     for doc in index.get("docs", []):
         if doc.get("title"):
             doc["title"] = unprefix_numbers(doc["title"])
+        if doc.get("location") in evidence:
+            doc["boost"] = CAMPAIGN_BOOST
     path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 class SearchTuning(BasePlugin):
+    def on_pre_build(self, config, **kwargs):
+        self.evidence: set[str] = set()
+
     def on_page_markdown(self, markdown, page, config, files, **kwargs):
         boost = boost_of(page.file.src_uri)
         if boost is not None:
@@ -80,10 +115,11 @@ class SearchTuning(BasePlugin):
         return markdown
 
     def on_page_content(self, html, page, config, files, **kwargs):
+        self.evidence.update(f"{page.url}#{i}" for i in evidence_sections(html))
         return exclude_provenance(html)
 
     def on_post_build(self, config, **kwargs):
         # after the search plugin's (listed before this one in mkdocs.yml) has written it
         index = Path(config["site_dir"]) / "search" / "search_index.json"
         if index.is_file():
-            tune_index(index)
+            tune_index(index, frozenset(self.evidence))

@@ -6,7 +6,7 @@ with campaigns as (
     select campaign from stg_raw__campaigns where kind = 'lab_series'
 ),
 links as (
-    select distinct i.campaign, i.link_id, i.label, i.shaped_rate_bits_per_s
+    select distinct i.campaign, i.link_id, i.label, i.shaped_rate_bits_per_s, i.shaped_burst_bytes
     from int_deployment__link_interfaces as i
     join campaigns using (campaign)
 ),
@@ -52,6 +52,7 @@ final as (
         links.link_id,
         links.label,
         links.shaped_rate_bits_per_s,
+        links.shaped_burst_bytes,
         -- the usable TCP rate: the mean of the two directions (both are needed)
         (tcp.tcp_a_to_b_bytes_per_s + tcp.tcp_b_to_a_bytes_per_s) / 2 as tcp_bytes_per_s,
         rtt.rtt_avg_s,

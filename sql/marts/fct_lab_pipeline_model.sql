@@ -123,29 +123,20 @@ published_fit as (
 errors as (
     select e.* from candidate_errors as e join left_out_fits as f using (campaign, phi)
 ),
-ranges as (
-    -- each series' h: the k-th smallest absolute error of every other series' rates
-    -- (the rank a hair under q (n + 1), so that 0.9 x 10 is 9, not 10)
-    select s.campaign,
-           case when ceil(params.q * (count(o.error_fraction) + 1) - 1e-9) <= count(o.error_fraction)
-                then list_sort(list(abs(o.error_fraction)))[
-                         ceil(params.q * (count(o.error_fraction) + 1) - 1e-9)::bigint] end as range_fraction
-    from (select distinct campaign from errors) as s
-    cross join params
-    left join errors as o on o.campaign <> s.campaign
-    group by s.campaign, params.q
+ranged as (
+    -- each series' h: from the absolute errors of every other series' rates
+    select e.*, left_out_range(e.campaign, e.error_fraction, params.q) as range_fraction
+    from errors as e, params
 ),
 final as (
     select e.campaign, e.series, e.link_id, e.shaped_rate_bits_per_s,
            bytes_to_bits(e.tcp_bytes_per_s) as tcp_bits_per_s,
            e.micro_batches, e.largest_share, e.wire_bytes, e.anchor_s as anchor_prefill_s,
            e.phi as exposed_wire_fraction, e.compute_s,
-           e.wire_s, e.predicted_s, e.measured_s, e.runs, e.error_fraction, g.range_fraction,
-           e.measured_s between e.predicted_s * (1 - g.range_fraction) * (1 - 1e-9)
-                            and e.predicted_s * (1 + g.range_fraction) * (1 + 1e-9) as inside_range,
+           e.wire_s, e.predicted_s, e.measured_s, e.runs, e.error_fraction, e.range_fraction,
+           within_range(e.measured_s, e.predicted_s, e.range_fraction) as inside_range,
            p.phi as published_exposed_wire_fraction
-    from errors as e
-    join ranges as g using (campaign)
+    from ranged as e
     cross join published_fit as p
 )
 select * from final

@@ -55,7 +55,7 @@ k as (
     from fct_deployment_constants
 ),
 model as (
-    select * from fct_pipeline_model_range
+    select * from fct_pipeline_model_range where model = 'pipeline'
 ),
 anchor as (
     select w.campaign, w.usable_bytes_per_s as measured_bytes_per_s,

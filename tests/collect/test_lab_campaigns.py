@@ -80,7 +80,7 @@ def test_the_series_is_calibrated_once_and_predicts_the_rest(con):
 
 def test_the_page_shows_the_validation_and_each_run_links_to_it(built):
     page = (built.root / "docs" / "ethernet-bandwidth-math.md").read_text()
-    assert "{ #lab-validation }" in page
+    assert "{ #lab-validation .lab-evidence }" in page      # ranked as lab evidence in search
     for quantity in ("prefill", "decode", "snapshot"):
         assert (built.root / "docs" / "ethernet-bandwidth-math" /
                 f"lab-validation-{quantity}.svg").is_file()

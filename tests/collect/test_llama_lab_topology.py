@@ -58,3 +58,18 @@ def test_a_split_needs_one_share_per_worker():
         split_settings(Star("lsr1", 2), "1")
     with pytest.raises(CollectError, match="prefix"):
         Star("Bad-Prefix", 2)
+
+
+def test_the_tbf_bucket_is_a_choice_recorded_with_each_link():
+    # the earlier series' 64 KiB bucket stays the default; a series may ask for a few frames
+    assert Lab("lsr1", 25).qdisc == ["tbf", "rate", "25mbit", "burst", "64kb", "latency", "50ms"]
+    star = Star("lsr1", 1, burst_kb=4)
+    star.rate_mbit = 25
+    assert star.qdisc == ["tbf", "rate", "25mbit", "burst", "4kb", "latency", "50ms"]
+    entry = star.link_entry(star.hops[0])
+    # 4 KiB = 4,096 B, and the tc command as it ran
+    assert entry["shaped_burst_bytes"] == 4096 and "burst 4kb" in entry["qdisc"]
+    star.rate_mbit = None
+    assert "shaped_burst_bytes" not in star.link_entry(star.hops[0])
+    with pytest.raises(CollectError, match="tbf burst 1 KiB"):
+        Lab("lsr1", 25, 1)

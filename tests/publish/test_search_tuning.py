@@ -9,6 +9,7 @@ from pipeline.publish.search_tuning import (
     CAMPAIGN_BOOST,
     WORD_JOINER,
     boost_of,
+    evidence_sections,
     exclude_provenance,
     tune_index,
     unprefix_numbers,
@@ -59,6 +60,25 @@ def test_the_index_file_keeps_its_text_and_changes_titles_only(tmp_path):
     assert docs[0]["text"] == "5 positions" and docs[1] == {"location": "c/", "title": "", "text": "x"}
 
 
+def test_lab_evidence_is_its_heading_and_the_sections_under_it():
+    html = ('<h2 id="a">A</h2><p>x</p>'
+            '<h3 class="lab-evidence" id="m">Model</h3><h4 id="m1">Runs</h4><h4 id="m2">Fit</h4>'
+            '<h3 id="b">B</h3>'                          # same level: evidence ends
+            '<h3 id="c" class="lab-evidence other">C</h3><h2 id="d">D</h2><h4 id="e">E</h4>')
+    assert evidence_sections(html) == ["m", "m1", "m2", "c"]
+    assert evidence_sections('<h3 class="lab-evidence-not">x</h3><h3 id="z">z</h3>') == []
+
+
+def test_the_index_file_ranks_lab_evidence_as_a_campaign_page(tmp_path):
+    path = tmp_path / "search_index.json"
+    path.write_text(json.dumps({"config": {}, "docs": [
+        {"location": "p/#decode", "title": "Decode", "text": "", "boost": 1.5},
+        {"location": "p/#decode-model", "title": "Decode model", "text": "", "boost": 1.5}]}))
+    tune_index(path, frozenset({"p/#decode-model"}))
+    boosts = [d["boost"] for d in json.loads(path.read_text())["docs"]]
+    assert boosts == [1.5, CAMPAIGN_BOOST]
+
+
 def test_the_built_index_has_no_provenance_list_and_ranks_campaign_pages_lower(built):
     index = json.loads((built.site.resolve() / "search" / "search_index.json").read_text())
     docs = index["docs"]
@@ -74,5 +94,10 @@ def test_the_built_index_has_no_provenance_list_and_ranks_campaign_pages_lower(b
     assert campaign and set(campaign) == {CAMPAIGN_BOOST}
     assert all(WORD_JOINER + "2.3" not in d["text"] for d in docs)
     assert any(d["title"].startswith(WORD_JOINER + "2.3") for d in docs)   # §2.3's title
+    # the lab's tests of the models rank below the deployment figures they support
+    by_location = {d["location"]: d.get("boost") for d in docs}
+    ebm = "ethernet-bandwidth-math/"
+    assert by_location[ebm + "#decode-model"] == by_location[ebm + "#lab-hops"] == CAMPAIGN_BOOST
+    assert by_location[ebm + "#decode"] == by_location[ebm] == boost_of("ethernet-bandwidth-math.md")
     # every page's own sections are still there
     assert any(d["location"].startswith("point-to-point/#region-pairs") for d in docs)

@@ -43,3 +43,21 @@ def test_line_rate_and_busy_rate_per_interface(con):
         ("twice", 100e6, 100e6, "shaped rate"),                  # one row for two links
         ("unlisted", 1e9, 1e9, "negotiated speed"),              # no manifest entry: ethtool's
     ]
+
+
+def test_a_shaped_links_bucket_comes_from_the_manifest_or_its_tc_command():
+    c = duckdb.connect()
+    # stg_raw__campaigns' links as the manifest has them
+    c.execute("""create table stg_raw__campaigns as select 'c' as campaign, '{
+        "new": {"shaped_rate_bits_per_s": 25000000, "shaped_burst_bytes": 4096,
+                "qdisc": "tc qdisc add dev <veth end> root tbf rate 25mbit burst 4kb latency 50ms"},
+        "old": {"shaped_rate_bits_per_s": 25000000,
+                "qdisc": "tc qdisc add dev <veth end> root tbf rate 25mbit burst 64kb latency 50ms"},
+        "odd": {"shaped_rate_bits_per_s": 25000000, "qdisc": "htb rate 25mbit"},
+        "plain": {"label": "eth0"}}'::json as links""")
+    model = {m.name: m for m in discover(REPO / "sql")}["int_deployment__link_interfaces"]
+    run_model(c, model)
+    rows = dict(c.execute("select link_id, shaped_burst_bytes from int_deployment__link_interfaces").fetchall())
+    # new: the manifest's 4,096; old: "burst 64kb" is 64 x 1,024 = 65,536 (tc's kb is KiB);
+    # odd: a command with no burst, and plain: unshaped, say nothing
+    assert rows == {"new": 4096, "old": 65536, "odd": None, "plain": None}

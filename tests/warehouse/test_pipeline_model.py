@@ -54,6 +54,9 @@ def _lab(params: dict, series: dict, links: list) -> duckdb.DuckDBPyConnection:
         con.executemany("insert into fct_lab_series_traffic values (?, 'prefill', ?, ?, 1000)",
                         [(name, "head_to_worker", fwd), (name, "worker_to_head", back)])
     _run(con, "marts/fct_lab_pipeline_model.sql")
+    # no decode rates here (tests/warehouse/test_decode_model.py has them): the summary's one row
+    con.execute("create table fct_lab_decode_model (campaign varchar, error_fraction double, "
+                "range_fraction double, inside_range boolean)")
     _run(con, "marts/fct_pipeline_model_range.sql")
     return con
 
@@ -130,6 +133,7 @@ def test_each_series_is_judged_by_a_range_made_without_it(lab):
 
 def test_the_summary_publishes_h_over_every_rate(lab):
     (r,) = _rows(lab, "select * from fct_pipeline_model_range")
+    assert r["model"] == "pipeline"
     # sorted |errors|: 0, 0.000429, 0.034, 0.0392, 0.04417, 0.05527; median (0.034 + 0.0392) / 2
     assert (r["series"], r["rates"]) == (3, 6)
     assert r["median_abs_error_fraction"] == pytest.approx(0.0366)

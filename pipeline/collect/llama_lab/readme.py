@@ -18,7 +18,7 @@ from pipeline.collect.llama_lab.setup import (
     WORKER_ADDR,
 )
 from pipeline.collect.llama_lab.tools import source_version
-from pipeline.collect.netns_lab import PREFIX_LEN, Lab
+from pipeline.collect.netns_lab import DEFAULT_BURST_KB, PREFIX_LEN, Lab
 
 README = """# {name} — *captured*
 
@@ -140,6 +140,8 @@ def series_command(folder: Path, rates: list[int | None], drive: dict, date: str
         parts.append(f"--netdev-hz {drive['netdev_hz']:g}")
     if drive.get("workers", 1) != 1:
         parts.append(f"--workers {drive['workers']} --tensor-split {drive['tensor_split']}")
+    if drive.get("tbf_burst_kb", DEFAULT_BURST_KB) != DEFAULT_BURST_KB:
+        parts.append(f"--burst-kb {drive['tbf_burst_kb']}")
     return " ".join(parts + [f"--date {date}"])
 
 
@@ -154,10 +156,11 @@ def series_readme_text(folder: Path, binaries: Path, model: Path, rates: list[in
               + ("worker" if drive.get("workers", 1) == 1 else "last worker")
               + ": the logits cross the link")
     workers = drive.get("workers", 1)
+    tbf = f"tbf, burst {drive.get('tbf_burst_kb', DEFAULT_BURST_KB)} KiB, on both veth ends"
     if workers == 1:
         workers_text = (f"worker `{WORKER}` ({WORKER_ADDR}) runs `ggml-rpc-server -p {RPC_PORT} -t 1`, "
                         f"pinned to CPU 1.\n  Both are started once; the link between them is "
-                        f"re-shaped (tbf on both veth ends) before\n  each run.")
+                        f"re-shaped ({tbf}) before\n  each run.")
     else:
         names = ", ".join(f"`{WORKER}-{i + 1}` (10.203.0.{4 * i + 2})" for i in range(workers))
         workers_text = (f"workers {names}, each behind its own veth pair to the head, run "
@@ -165,7 +168,7 @@ def series_readme_text(folder: Path, binaries: Path, model: Path, rates: list[in
                         f"the others wait). llama-server shares the offloaded layers out with "
                         f"`LLAMA_ARG_TENSOR_SPLIT={drive['tensor_split']}` and copies from one worker "
                         f"to the next through the head. All are started once; every link is "
-                        f"re-shaped (tbf on both veth ends) before each run.")
+                        f"re-shaped ({tbf}) before each run.")
     hz = drive.get("netdev_hz", 0)
     netdev = (f"The head's `/proc/net/dev` sampled at {hz:g} Hz during the runs (`netdev/`)."
               if hz else "No netdev capture: the wire bytes are not measured here.")

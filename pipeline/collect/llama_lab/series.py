@@ -42,6 +42,7 @@ from pipeline.collect.llama_lab.series_plan import (
 from pipeline.collect.llama_lab.setup import ENV_FILE, HEAD, IDLE_LEAD_S, IPERF_PORT, RPC_PORT
 from pipeline.collect.llama_lab.topology import MAX_WORKERS, Hop, Star, down, shape, up
 from pipeline.collect.netns_lab import (
+    DEFAULT_BURST_KB,
     child_env, collector, missing_prerequisites, run_collector, stop_collectors, wait_listen,
     wait_ready,
 )
@@ -71,7 +72,7 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             series: str | None = None, output_on: str = "worker",
             netdev_hz: float = SERIES_NETDEV_HZ, hidden: int | None = None,
             arch: str = "llama", kv_heads: int | None = None, workers: int = 1,
-            tensor_split: str | None = None) -> list[dict]:
+            tensor_split: str | None = None, burst_kb: int = DEFAULT_BURST_KB) -> list[dict]:
     """Run the series into ``folder``; returns ``params.lab_runs``. ``hidden``, ``arch`` and
     ``kv_heads`` only name the generated model's shape in the manifest and the README's command
     (``hidden`` None: ``model`` was given). ``workers`` 2 splits the model over two
@@ -79,7 +80,7 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
     why = missing_prerequisites()
     if why:
         raise CollectError(f"llama-lab-series: {why}")
-    star = Star(prefix or f"lsr{os.getpid() % 100000}", workers)
+    star = Star(prefix or f"lsr{os.getpid() % 100000}", workers, burst_kb)
     hop1 = star.hops[0]
     name = folder.resolve().name
     over = "" if workers == 1 else f" over {workers} workers"
@@ -168,7 +169,7 @@ def capture(folder: Path, binaries: Path, model: Path, rates: list[int | None], 
             "lab_series": series or name, "lab_runs": runs,
             "lab_drive": {"prompt_tokens": prompt_tokens, "decode_tokens": decode_tokens,
                           "seed": seed, "repetitions": repetitions, "ngl": ngl, "ubatch": ubatch,
-                          "output_on": output_on, "netdev_hz": netdev_hz,
+                          "output_on": output_on, "netdev_hz": netdev_hz, "tbf_burst_kb": burst_kb,
                           **({"arch": arch} if arch != "llama" else {}),
                           **({"kv_heads": kv_heads} if kv_heads is not None else {}),
                           **({"workers": workers,
@@ -232,6 +233,9 @@ def add_parser(sub) -> None:
                         f"{SERIES_NETDEV_HZ:g}; 0: no capture)")
     p.add_argument("--rates", default=DEFAULT_RATES, help=f"tbf rates in Mbit/s and 'unshaped' "
                    f"(default {DEFAULT_RATES})")
+    p.add_argument("--burst-kb", type=int, default=DEFAULT_BURST_KB,
+                   help=f"tbf's burst in KiB on every shaped end (default {DEFAULT_BURST_KB}: after a "
+                        f"pause that much leaves at once; 4 is close to a serializer, as Ethernet is)")
     p.add_argument("--repetitions", type=int, default=5, help="rounds; every rate once per round")
     p.add_argument("--prompt-tokens", type=int, default=1024)
     p.add_argument("--decode-tokens", type=int, default=128)
@@ -263,6 +267,7 @@ def main(args: argparse.Namespace) -> int:
                    prefix=args.prefix, date=args.date, series=args.series,
                    output_on=args.output_on, netdev_hz=args.netdev_hz,
                    hidden=None if args.model else args.hidden, arch=args.arch,
-                   kv_heads=args.kv_heads, workers=args.workers, tensor_split=args.tensor_split)
+                   kv_heads=args.kv_heads, workers=args.workers, tensor_split=args.tensor_split,
+                   burst_kb=args.burst_kb)
     print(f"campaign {args.campaign_dir}: {len(runs)} runs; build it with `make docs`")
     return 0

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pipeline.collect.campaign import CollectError
 from pipeline.collect.llama_lab.series_plan import label, link_class, link_id
 from pipeline.collect.llama_lab.setup import HEAD, WORKER
-from pipeline.collect.netns_lab import PREFIX_LEN, Lab, sh
+from pipeline.collect.netns_lab import DEFAULT_BURST_KB, PREFIX_LEN, Lab, sh
 
 MAX_WORKERS = 2
 
@@ -35,10 +35,10 @@ class Star:
     """The head and ``workers`` workers; ``rate_mbit`` is the tbf rate on every pair (None:
     unshaped)."""
 
-    def __init__(self, prefix: str, workers: int):
+    def __init__(self, prefix: str, workers: int, burst_kb: int = DEFAULT_BURST_KB):
         if not 1 <= workers <= MAX_WORKERS:
             raise CollectError(f"--workers: {workers}; the lab builds 1 or {MAX_WORKERS}")
-        self.lab = Lab(prefix, None)      # checks the prefix, names the head's namespace
+        self.lab = Lab(prefix, None, burst_kb)   # checks the prefix, names the head's namespace
         self.prefix = prefix
         self.rate_mbit: int | None = None
         self.hops = [Hop(number=i + 1,
@@ -71,6 +71,7 @@ class Star:
                  "status": "current", "nominal_speed": True}
         if self.rate_mbit is not None:
             entry["shaped_rate_bits_per_s"] = self.rate_mbit * 1_000_000
+            entry["shaped_burst_bytes"] = self.lab.burst_kb * 1024
             entry["qdisc"] = f"tc qdisc add dev <veth end> root {' '.join(self.qdisc)} (both ends)"
         return entry
 
