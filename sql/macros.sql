@@ -24,18 +24,19 @@ create or replace temp macro line_rate_basis(shaped_bits_per_s, nominal_speed, n
 -- The micro-batch pipeline of a prefill split between a head and a worker: n micro-batches pass
 -- three stages, the head's compute (its share of the compute c of one micro-batch), the wire (w,
 -- one micro-batch's bytes / rate) and the worker's compute (its share). The first micro-batch
--- passes every stage and each further one adds the slowest, where a compute stage also carries
--- the share phi of its micro-batch's wire time that it cannot hide (the sender's thread putting
--- the tensor on the socket): T = c + w + (n - 1) max(s c + phi w, w), s the larger of the two
--- compute shares. phi = 0 is full overlap.
-create or replace temp macro pipeline_prefill_s(c, w, n, s, phi) as
-    c + w + (n - 1) * greatest(s * c + phi * w, w);
--- Its inverse: c from one measured prefill T at wire time w per micro-batch (when the wire is
--- the slowest stage there, T = c + n w).
-create or replace temp macro pipeline_compute_s(t, w, n, s, phi) as
-    case when s * (t - w - (n - 1) * phi * w) / (1 + (n - 1) * s) + phi * w >= w
-         then (t - w - (n - 1) * phi * w) / (1 + (n - 1) * s)
-         else t - n * w end;
+-- passes every stage and each further one adds the slowest. A compute stage also carries the
+-- share phi of its micro-batch's wire time that it cannot hide (the sender's thread putting the
+-- tensor on the socket), and the wire stage the share psi of a compute stage's time that it
+-- waits (the RPC calls that answer only once the other host has computed):
+-- T = c + w + (n - 1) max(s c + phi w, w + psi s c), s the larger of the two compute shares.
+-- phi = psi = 0 is full overlap.
+create or replace temp macro pipeline_prefill_s(c, w, n, s, phi, psi) as
+    c + w + (n - 1) * greatest(s * c + phi * w, w + psi * s * c);
+-- Its inverse: c from one measured prefill T at wire time w per micro-batch. T is the larger of
+-- two lines in c, so c is the smaller of their two inverses.
+create or replace temp macro pipeline_compute_s(t, w, n, s, phi, psi) as
+    least((t - w - (n - 1) * phi * w) / (1 + (n - 1) * s),
+          (t - n * w) / (1 + (n - 1) * psi * s));
 -- A tbf shaper is a token bucket: idle for idle_s, it gathers tokens at its rate up to its
 -- bucket, and that many of the next bytes leave at once, costing no wire time.
 create or replace temp macro token_bucket_free_bytes(bucket_bytes, rate_bits_per_s, idle_s) as

@@ -12,8 +12,10 @@
 -- series can test.
 -- column model: pipeline (prefill) or decode
 -- column series: lab series behind it
--- column exposed_wire_fraction: the prefill pipeline's phi fitted on every series' rates (its
---    one constant); empty for decode, which fits nothing
+-- column exposed_wire_fraction: the prefill pipeline's phi fitted on every series' rates;
+--    empty for decode, which fits nothing
+-- column wire_wait_fraction: the prefill pipeline's psi, likewise
+-- column bucket_refills: the prefill pipeline's m, likewise (the lab's tbf buckets alone)
 -- column rates: shaped rates predicted (none of them used to fit anything)
 -- column median_abs_error_fraction: the median |predicted / measured - 1| over those rates
 -- column max_abs_error_fraction: the largest of them
@@ -28,11 +30,11 @@
 --    within lab_target_*
 with rows as (
     select 'pipeline' as model, campaign, error_fraction, range_fraction, inside_range,
-           published_exposed_wire_fraction
+           published_exposed_wire_fraction, published_wire_wait_fraction, published_bucket_refills
     from fct_lab_pipeline_model
     union all
     select 'decode' as model, campaign, error_fraction, range_fraction, inside_range,
-           null::double as published_exposed_wire_fraction
+           null::double, null::double, null::bigint
     from fct_lab_decode_model
 ),
 params as (
@@ -53,7 +55,9 @@ pooled as (
         list(abs(error_fraction)) as abs_errors,
         avg(inside_range::int) as inside_range_fraction,
         max(range_fraction) as widest_left_out_fraction,
-        max(published_exposed_wire_fraction) as exposed_wire_fraction
+        max(published_exposed_wire_fraction) as exposed_wire_fraction,
+        max(published_wire_wait_fraction) as wire_wait_fraction,
+        max(published_bucket_refills) as bucket_refills
     from rows
     group by model
 ),
@@ -67,6 +71,8 @@ final as (
         model,
         series,
         exposed_wire_fraction,
+        wire_wait_fraction,
+        bucket_refills,
         rates,
         median_abs_error_fraction,
         max_abs_error_fraction,

@@ -4,10 +4,11 @@
 -- The deployment's prefill on each link class from the pipeline model that the lab series
 -- validated (fct_lab_pipeline_model, fct_pipeline_model_range): the measured prefill (T0, on the
 -- measured class) gives one micro-batch's compute c (macro pipeline_compute_s), and the
--- prefill on another class is T = c + w + (n - 1) max(s c + phi w, w) (macro pipeline_prefill_s;
--- n the prompt's micro-batches, w a micro-batch's measured wire bytes in the busier direction /
--- the class's usable rate, s the larger of the head's and the worker's share of the decoder
--- blocks, phi the model's fitted constant). Every prediction carries
+-- prefill on another class is T = c + w + (n - 1) max(s c + phi w, w + psi s c) (macro
+-- pipeline_prefill_s; n the prompt's micro-batches, w a micro-batch's measured wire bytes in the
+-- busier direction / the class's usable rate, every byte counted (an Ethernet link has no token
+-- bucket), s the larger of the head's and the worker's share of the decoder blocks, phi and psi
+-- the model's fitted constants). Every prediction carries
 -- the model's range, T x (1 +/- h); a faster link's gain is T0 / T - 1 with its range. The
 -- predictions are published only while the model meets the publishing targets on the lab
 -- series; otherwise they are empty, and the additive bound (fct_prefill_what_if) stands alone.
@@ -21,6 +22,8 @@
 -- column largest_share: s, the larger share of the decoder blocks, head's or worker's
 -- column exposed_wire_fraction: phi, the share of a micro-batch's wire time a compute stage
 --    cannot hide (fitted on the lab series, fct_pipeline_model_range)
+-- column wire_wait_fraction: psi, the share of a compute stage's time the wire waits (fitted on
+--    the lab series, fct_pipeline_model_range)
 -- column compute_s: c, one micro-batch's compute, from the measured prefill
 -- column wire_s: w, one micro-batch's wire time on this class
 -- column predicted_prefill_s: T on this class (the measured time on the measured class)
@@ -61,7 +64,7 @@ anchor as (
     select w.campaign, w.usable_bytes_per_s as measured_bytes_per_s,
            k.prefill_tokens / k.prefill_tokens_per_s as measured_prefill_s,
            ceil(k.prefill_tokens / k.ubatch_tokens) as micro_batches, k.largest_share, k.ubatch_bytes,
-           m.exposed_wire_fraction as phi
+           m.exposed_wire_fraction as phi, m.wire_wait_fraction as psi
     from what_if as w
     join k using (campaign)
     left join model as m on true
@@ -70,17 +73,18 @@ anchor as (
 calibrated as (
     select *,
            pipeline_compute_s(measured_prefill_s, ubatch_bytes / measured_bytes_per_s, micro_batches,
-                              largest_share, phi) as compute_s
+                              largest_share, phi, psi) as compute_s
     from anchor
 ),
 per_class as (
     select
         w.campaign, w.link_class, w.link_label, w.sort_order, w.is_measured,
-        a.micro_batches, a.largest_share, a.phi, a.compute_s, a.measured_prefill_s,
+        a.micro_batches, a.largest_share, a.phi, a.psi, a.compute_s, a.measured_prefill_s,
         a.ubatch_bytes / w.usable_bytes_per_s as wire_s,
         case when w.is_measured then a.measured_prefill_s
              else pipeline_prefill_s(a.compute_s, a.ubatch_bytes / w.usable_bytes_per_s,
-                                     a.micro_batches, a.largest_share, a.phi) end as predicted_prefill_s,
+                                     a.micro_batches, a.largest_share, a.phi, a.psi) end
+            as predicted_prefill_s,
         w.gain_vs_measured_fraction as additive_gain_vs_measured_fraction,
         w.parallel_slots, w.prefill_tokens, w.ubatch_tokens, w.provenance
     from what_if as w
@@ -89,7 +93,7 @@ per_class as (
 final as (
     select
         p.campaign, p.link_class, p.link_label, p.sort_order, p.is_measured, p.micro_batches,
-        p.largest_share, p.phi as exposed_wire_fraction, p.compute_s, p.wire_s,
+        p.largest_share, p.phi as exposed_wire_fraction, p.psi as wire_wait_fraction, p.compute_s, p.wire_s,
         case when m.meets_targets or p.is_measured then p.predicted_prefill_s end as predicted_prefill_s,
         case when m.meets_targets or p.is_measured then p.prefill_tokens / p.predicted_prefill_s end
             as predicted_tokens_per_s,

@@ -57,7 +57,8 @@ def lab():
                         [name])
     _run(con, "marts/fct_lab_decode_model.sql")
     con.execute("create table fct_lab_pipeline_model (campaign varchar, error_fraction double, "
-                "range_fraction double, inside_range boolean, published_exposed_wire_fraction double)")
+                "range_fraction double, inside_range boolean, published_exposed_wire_fraction double, "
+                "published_wire_wait_fraction double, published_bucket_refills bigint)")
     _run(con, "marts/fct_pipeline_model_range.sql")
     yield con
     con.close()

@@ -9,17 +9,21 @@ import duckdb
 import pytest
 
 from model_runs import dict_rows, run_sql_model
+from pipeline_lab import pipeline_deployment, pipeline_lab
 
 
 _run, _rows = run_sql_model, dict_rows
 
 
-# the phi grid is {0} here: the fit of phi has its own fixture below
+# the grids of phi, psi and m are {0} here: the fit of phi has its own fixture below, and psi
+# and m theirs in test_pipeline_bucket.py
 PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
           "lab_target_inside_range": 0.6, "lab_target_half_width": 0.05,
-          "lab_overlap_grid_step": 0.1, "lab_overlap_grid_max": 0.0}
-# TCP rates in bytes/s of the three links every series ran on
-LINKS = [("veth", None, 1e9), ("tbf200", 200e6, 20e6), ("tbf50", 50e6, 5e6)]
+          "lab_overlap_grid_step": 0.1, "lab_overlap_grid_max": 0.0,
+          "lab_wait_grid_step": 0.5, "lab_wait_grid_max": 0.0, "lab_bucket_refills_max": 0}
+# the three links every series ran on: shaped rate, tbf bucket (no bytes free while m = 0), TCP
+# rate in bytes/s
+LINKS = [("veth", None, None, 1e9), ("tbf200", 200e6, 65536, 20e6), ("tbf50", 50e6, 65536, 5e6)]
 # series -> (prefill bytes per position head -> worker, back), {link: measured runs' prefill s}
 SERIES = {
     "a": ((3200, 200), {"veth": [1.0], "tbf200": [0.9, 1.0, 1.1], "tbf50": [1.2]}),
@@ -28,43 +32,10 @@ SERIES = {
 }
 
 
-def _lab(params: dict, series: dict, links: list) -> duckdb.DuckDBPyConnection:
-    """Series of a 1,000-token prompt in micro-batches of 250 (n = 4), 8 blocks, 4 on the
-    worker (s = 0.5), each timed on every link, and a two-worker series that the model leaves
-    out."""
-    con = duckdb.connect()
-    con.execute("create table ref_measurement_params (parameter varchar, value varchar)")
-    con.executemany("insert into ref_measurement_params values (?, ?)",
-                    [(k, str(v)) for k, v in params.items()])
-    con.execute("create table fct_lab_series_campaigns (campaign varchar, series varchar, "
-                "prompt_tokens bigint, ubatch_tokens bigint, block_count bigint, "
-                "worker_blocks bigint, workers bigint)")
-    con.execute("create table int_lab__series_links (campaign varchar, link_id varchar, "
-                "shaped_rate_bits_per_s double, tcp_bytes_per_s double)")
-    con.execute("create table int_lab__series_runs (campaign varchar, link_id varchar, prefill_s double)")
-    con.execute("create table fct_lab_series_traffic (campaign varchar, request varchar, "
-                "direction varchar, median_bytes double, median_units double)")
-    for name, ((fwd, back), runs) in {**series, "x2": ((9e9, 0), {"veth": [1.0], "tbf50": [9.0]})}.items():
-        con.execute("insert into fct_lab_series_campaigns values (?, ?, 1000, 250, 8, ?, ?)",
-                    [name, name, 6 if name == "x2" else 4, 2 if name == "x2" else 1])
-        con.executemany("insert into int_lab__series_links values (?, ?, ?, ?)",
-                        [(name, link, shaped, tcp) for link, shaped, tcp in links])
-        con.executemany("insert into int_lab__series_runs values (?, ?, ?)",
-                        [(name, link, s) for link, times in runs.items() for s in times])
-        con.executemany("insert into fct_lab_series_traffic values (?, 'prefill', ?, ?, 1000)",
-                        [(name, "head_to_worker", fwd), (name, "worker_to_head", back)])
-    _run(con, "marts/fct_lab_pipeline_model.sql")
-    # no decode rates here (tests/warehouse/test_decode_model.py has them): the summary's one row
-    con.execute("create table fct_lab_decode_model (campaign varchar, error_fraction double, "
-                "range_fraction double, inside_range boolean)")
-    _run(con, "marts/fct_pipeline_model_range.sql")
-    return con
-
-
 @pytest.fixture(scope="module")
 def lab():
     """Three one-worker series a, b, c; phi held at 0."""
-    con = _lab(PARAMS, SERIES, LINKS)
+    con = pipeline_lab(PARAMS, SERIES, LINKS)
     yield con
     con.close()
 
@@ -74,21 +45,27 @@ def _macro(con, name: str, *args: float) -> float:
 
 
 def test_the_macros_are_each_others_inverse(lab):
+    # psi = 0 in all but the last two (the last argument)
     # compute-bound: c = 0.4, w = 0.1, n = 4, s = 0.5, phi = 0: T = 0.4 + 0.1 + 3 x max(0.2, 0.1) = 1.1
-    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0) == pytest.approx(1.1)
-    assert _macro(lab, "pipeline_compute_s", 1.1, 0.1, 4, 0.5, 0) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0, 0) == pytest.approx(1.1)
+    assert _macro(lab, "pipeline_compute_s", 1.1, 0.1, 4, 0.5, 0, 0) == pytest.approx(0.4)
     # phi = 0.2: each further micro-batch takes s c + 0.2 w = 0.22: T = 0.5 + 3 x 0.22 = 1.16
-    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0.2) == pytest.approx(1.16)
-    assert _macro(lab, "pipeline_compute_s", 1.16, 0.1, 4, 0.5, 0.2) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0.2, 0) == pytest.approx(1.16)
+    assert _macro(lab, "pipeline_compute_s", 1.16, 0.1, 4, 0.5, 0.2, 0) == pytest.approx(0.4)
     # wire-bound: c = 0.4, w = 0.5: T = 0.4 + 0.5 + 3 x 0.5 = 2.4, and back; phi = 0.2 leaves it
     # wire-bound (0.2 + 0.1 < 0.5), so the same 2.4
-    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0) == pytest.approx(2.4)
-    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0) == pytest.approx(0.4)
-    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0.2) == pytest.approx(2.4)
-    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0.2) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0, 0) == pytest.approx(2.4)
+    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0, 0) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.5, 4, 0.5, 0.2, 0) == pytest.approx(2.4)
+    assert _macro(lab, "pipeline_compute_s", 2.4, 0.5, 4, 0.5, 0.2, 0) == pytest.approx(0.4)
     # between: c = 0.4, w = 0.25, phi = 0.4: max(0.2 + 0.1, 0.25) = 0.3: T = 0.65 + 0.9 = 1.55
-    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.25, 4, 0.5, 0.4) == pytest.approx(1.55)
-    assert _macro(lab, "pipeline_compute_s", 1.55, 0.25, 4, 0.5, 0.4) == pytest.approx(0.4)
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.25, 4, 0.5, 0.4, 0) == pytest.approx(1.55)
+    assert _macro(lab, "pipeline_compute_s", 1.55, 0.25, 4, 0.5, 0.4, 0) == pytest.approx(0.4)
+    # the wire waits psi = 1 of a compute stage: c = 0.4, w = 0.1, phi = 0: max(0.2, 0.1 + 0.2) =
+    # 0.3: T = 0.5 + 0.9 = 1.4; back: the two lines give (1.4 - 0.1) / 2.5 = 0.52 and
+    # (1.4 - 0.4) / (1 + 3 x 0.5) = 0.4, and the smaller is c
+    assert _macro(lab, "pipeline_prefill_s", 0.4, 0.1, 4, 0.5, 0, 1) == pytest.approx(1.4)
+    assert _macro(lab, "pipeline_compute_s", 1.4, 0.1, 4, 0.5, 0, 1) == pytest.approx(0.4)
 
 
 def test_each_shaped_rate_is_predicted_from_the_unshaped_run(lab):
@@ -148,23 +125,10 @@ def test_the_summary_publishes_h_over_every_rate(lab):
 
 @pytest.fixture(scope="module")
 def deployment(lab):
-    """Deployment 'd': a 1,000-token prompt at 500 tok/s (T0 = 2.0 s) on 2.5 GbE (usable 250 MB/s),
-    micro-batches of 250 (n = 4) of 10 MB to the worker (2 MB back, on the other wire); head 20
-    layers (1 MTP), worker 45: s = 45 / 64."""
-    con = lab
-    con.execute("create table fct_deployment_constants as select 'd' as campaign, 1000 as prefill_tokens, "
-                "250 as ubatch_tokens, 1e7 as ubatch_bytes_head_to_worker, 2e6 as ubatch_bytes_worker_to_head, "
-                "500.0 as prefill_tokens_per_s, "
-                "20 as layers_head, 1 as mtp_layers_head, 45 as layers_worker, 0 as mtp_layers_worker")
-    con.execute("create table fct_prefill_what_if (campaign varchar, link_class varchar, link_label varchar, "
-                "sort_order int, is_measured boolean, usable_bytes_per_s double, gain_vs_measured_fraction double, "
-                "parallel_slots int, prefill_tokens bigint, ubatch_tokens bigint, provenance varchar)")
-    con.execute("insert into fct_prefill_what_if values "
-                "('d', '1g', '1 GbE', 1, false, 1e8, -0.2, 1, 1000, 250, 'reconstructed'), "
-                "('d', '2g5', '2.5 GbE', 2, true, 2.5e8, 0, 1, 1000, 250, 'reconstructed'), "
-                "('d', '10g', '10 GbE', 3, false, 1e9, 0.1, 1, 1000, 250, 'reconstructed')")
-    _run(con, "marts/fct_prefill_pipeline_what_if.sql")
-    return con
+    """Deployment 'd' (tests/support/pipeline_lab.py) with 1 GbE (usable 100 MB/s) and 10 GbE (1 GB/s)
+    beside its measured 2.5 GbE."""
+    pipeline_deployment(lab, [("1g", "1 GbE", 1, 1e8, -0.2), ("10g", "10 GbE", 3, 1e9, 0.1)])
+    return lab
 
 
 def test_a_deployment_prediction_carries_the_range(deployment):
@@ -217,7 +181,7 @@ def test_a_model_that_misses_the_targets_publishes_no_prediction(deployment):
 # compute-bound at every phi (s c + phi w >= w), so a prediction is
 # p = 0.4 + 0.1 + 3 (0.2 + 0.1 phi) = 1.1 + 0.3 phi: 1.10, 1.13, 1.16, 1.19.
 FIT_PARAMS = {**PARAMS, "lab_overlap_grid_max": 0.3}
-FIT_LINKS = [("veth", None, 1e15), ("tbf80", 80e6, 1e7)]
+FIT_LINKS = [("veth", None, None, 1e15), ("tbf80", 80e6, 65536, 1e7)]
 FIT_SERIES = {
     "x": ((4000, 100), {"veth": [1.0], "tbf80": [1.16]}),   # made with phi = 0.2
     "y": ((4000, 100), {"veth": [1.0], "tbf80": [1.16]}),   # made with phi = 0.2
@@ -227,7 +191,7 @@ FIT_SERIES = {
 
 @pytest.fixture(scope="module")
 def fit():
-    con = _lab(FIT_PARAMS, FIT_SERIES, FIT_LINKS)
+    con = pipeline_lab(FIT_PARAMS, FIT_SERIES, FIT_LINKS)
     yield con
     con.close()
 
@@ -272,11 +236,13 @@ def test_fitted_errors_make_the_ranges(fit):
 
 
 def test_no_grid_no_prediction():
-    params = {k: v for k, v in PARAMS.items() if not k.startswith("lab_overlap_grid")}
-    con = _lab(params, SERIES, LINKS)
-    try:
-        # without the grid's parameters phi has no value, so nothing is predicted or published
-        assert _rows(con, "select * from fct_lab_pipeline_model") == []
-        assert _rows(con, "select * from fct_pipeline_model_range") == []
-    finally:
-        con.close()
+    # without any one of the grids' parameters the constants have no value, so nothing is
+    # predicted or published
+    for missing in ("lab_overlap_grid", "lab_wait_grid", "lab_bucket_refills"):
+        params = {k: v for k, v in PARAMS.items() if not k.startswith(missing)}
+        con = pipeline_lab(params, SERIES, LINKS)
+        try:
+            assert _rows(con, "select * from fct_lab_pipeline_model") == [], missing
+            assert _rows(con, "select * from fct_pipeline_model_range") == [], missing
+        finally:
+            con.close()
