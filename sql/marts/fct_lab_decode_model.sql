@@ -13,7 +13,7 @@
 -- bytes cost no wire time (macro token_bucket_free_bytes); an Ethernet link has no bucket (a
 -- deployment's what-if counts every byte). The range: h is the ceil(q (n + 1))-th smallest of
 -- the n absolute errors of the other series' rates (leave one series out, q the
--- lab_range_quantile), as for the prefill pipeline model (fct_lab_pipeline_model).
+-- lab_model_range_quantile), as for the prefill pipeline model (fct_lab_pipeline_model).
 -- column series: the lab series (manifest params.lab_series)
 -- column shaped_rate_bits_per_s: the tbf rate of this link
 -- column tcp_bits_per_s: the link's TCP rate (iperf3, the mean of both directions)
@@ -35,7 +35,7 @@ with campaigns as (
 ),
 params as (
     select
-        max(value::double) filter (where parameter = 'lab_range_quantile') as q
+        max(value::double) filter (where parameter = 'lab_model_range_quantile') as q
     from ref_measurement_params
 ),
 rates as (
@@ -83,12 +83,15 @@ predicted as (
            measured_s, runs
     from free
 ),
-errors as (
+stepped as (
     select campaign, series, link_id, shaped_rate_bits_per_s, shaped_burst_bytes, tcp_bits_per_s,
            rtt_s, step_bytes, anchor_step_s, compute_s, bucket_free_bytes, wire_s,
-           compute_s + rtt_s + wire_s as predicted_s, measured_s, runs,
-           (compute_s + rtt_s + wire_s) / measured_s - 1 as error_fraction
+           compute_s + rtt_s + wire_s as predicted_s, measured_s, runs
     from predicted
+),
+errors as (
+    select *, predicted_s / measured_s - 1 as error_fraction
+    from stepped
 ),
 ranged as (
     -- each series' h: from the absolute errors of every other series' rates

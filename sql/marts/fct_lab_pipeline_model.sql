@@ -21,7 +21,7 @@
 -- with the least sum of squared errors over the shaped rates of the other series (leave one
 -- series out), so no series is predicted with constants its own rates chose. The range: h is the
 -- ceil(q (n + 1))-th smallest of the n absolute errors of the other series' rates (q the
--- lab_range_quantile), so each series is also judged by a range it did not shape.
+-- lab_model_range_quantile), so each series is also judged by a range it did not shape.
 -- column series: the lab series (manifest params.lab_series)
 -- column shaped_rate_bits_per_s: the tbf rate of this link
 -- column shaped_burst_bytes: the tbf bucket of this link
@@ -56,7 +56,7 @@ with campaigns as (
 ),
 params as (
     select
-        max(value::double) filter (where parameter = 'lab_range_quantile') as q,
+        max(value::double) filter (where parameter = 'lab_model_range_quantile') as q,
         max(value::double) filter (where parameter = 'lab_overlap_grid_step') as phi_step,
         max(value::double) filter (where parameter = 'lab_overlap_grid_max') as phi_max,
         max(value::double) filter (where parameter = 'lab_wait_grid_step') as psi_step,
@@ -124,13 +124,13 @@ candidates as (
     join rates as r using (campaign)
     where r.shaped_rate_bits_per_s is not null and r.shaped_burst_bytes is not null
 ),
-candidate_errors as (
-    select *,
-           greatest(wire_bytes / micro_batches - bucket_free_bytes, 0) / tcp_bytes_per_s as wire_s,
-           pipeline_prefill_s(compute_s, greatest(wire_bytes / micro_batches - bucket_free_bytes, 0)
-                                         / tcp_bytes_per_s,
-                              micro_batches, largest_share, phi, psi) as predicted_s
+candidate_wires as (
+    select *, greatest(wire_bytes / micro_batches - bucket_free_bytes, 0) / tcp_bytes_per_s as wire_s
     from candidates
+),
+candidate_errors as (
+    select *, pipeline_prefill_s(compute_s, wire_s, micro_batches, largest_share, phi, psi) as predicted_s
+    from candidate_wires
 ),
 series_sse as (
     -- each series' squared errors at each point, and every series' (rounded to 1e-12, so a sum

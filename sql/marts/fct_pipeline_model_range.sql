@@ -21,7 +21,7 @@
 -- column max_abs_error_fraction: the largest of them
 -- column range_fraction: h over every series' rates; empty when there are too few (fewer
 --    than q / (1 - q))
--- column range_quantile: q, the share of rates the range is meant to hold (lab_range_quantile)
+-- column range_quantile: q, the share of rates the range is meant to hold (lab_model_range_quantile)
 -- column inside_range_fraction: the share of rates whose median lies inside the range made
 --    without its series
 -- column max_range_half_width_fraction: the widest range, the published one and every
@@ -39,7 +39,7 @@ with rows as (
 ),
 params as (
     select
-        max(value::double) filter (where parameter = 'lab_range_quantile') as q,
+        max(value::double) filter (where parameter = 'lab_model_range_quantile') as q,
         max(value::double) filter (where parameter = 'lab_target_median_error') as median_error,
         max(value::double) filter (where parameter = 'lab_target_inside_range') as inside_range,
         max(value::double) filter (where parameter = 'lab_target_half_width') as half_width

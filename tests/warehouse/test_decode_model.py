@@ -15,7 +15,7 @@ _run, _rows = run_sql_model, dict_rows
 A25 = 0.00995 + 0.001 + 142_000 / 3e6          # 0.0582833
 A100 = 0.00995 + 0.0005 + 142_000 / 1.2e7      # 0.0222833
 
-PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
+PARAMS = {"lab_model_range_quantile": 0.5, "lab_target_median_error": 0.05,
           "lab_target_inside_range": 0.5, "lab_target_half_width": 0.06}
 # link -> (shaped rate, tbf bucket, TCP bytes/s, RTT s)
 LINKS = {"veth": (None, None, 1e9, 0.0001), "tbf25": (25e6, 4000, 3e6, 0.001),
@@ -88,7 +88,7 @@ def test_a_big_bucket_counts_only_what_the_compute_refills():
     """8 Mbit/s refills 1e6 B/s x 0.00995 s = 9,950 B of a 65,536 B bucket during the compute."""
     con = duckdb.connect()
     try:
-        con.execute("create table ref_measurement_params as select 'lab_range_quantile' as parameter, "
+        con.execute("create table ref_measurement_params as select 'lab_model_range_quantile' as parameter, "
                     "'0.5' as value")
         con.execute("create table fct_lab_series_campaigns as select 'a' as campaign, 'a' as series, "
                     "1::bigint as workers")

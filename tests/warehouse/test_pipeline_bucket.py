@@ -13,7 +13,7 @@ from pipeline_lab import pipeline_deployment, pipeline_lab
 
 
 # phi held at 0; psi on {0, 0.5}; m on {0, 1, 2, 3}
-PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
+PARAMS = {"lab_model_range_quantile": 0.5, "lab_target_median_error": 0.05,
           "lab_target_inside_range": 0.6, "lab_target_half_width": 0.06,
           "lab_overlap_grid_step": 0.1, "lab_overlap_grid_max": 0.0,
           "lab_wait_grid_step": 0.5, "lab_wait_grid_max": 0.5, "lab_bucket_refills_max": 3}

@@ -17,7 +17,7 @@ _run, _rows = run_sql_model, dict_rows
 
 # the grids of phi, psi and m are {0} here: the fit of phi has its own fixture below, and psi
 # and m theirs in test_pipeline_bucket.py
-PARAMS = {"lab_range_quantile": 0.5, "lab_target_median_error": 0.05,
+PARAMS = {"lab_model_range_quantile": 0.5, "lab_target_median_error": 0.05,
           "lab_target_inside_range": 0.6, "lab_target_half_width": 0.05,
           "lab_overlap_grid_step": 0.1, "lab_overlap_grid_max": 0.0,
           "lab_wait_grid_step": 0.5, "lab_wait_grid_max": 0.0, "lab_bucket_refills_max": 0}
