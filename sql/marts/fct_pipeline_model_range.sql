@@ -1,22 +1,24 @@
--- grain: one row per lab-tested deployment model (the prefill pipeline, the decode step) that a lab series can test
+-- grain: one row per lab-tested deployment model (the prefill pipeline, the decode step, the KV snapshot) that a lab series can test
 -- key: model
 -- scope: comparison
 -- What the lab series say about the models a deployment's what-ifs use: the prefill pipeline
 -- model (fct_lab_pipeline_model, behind fct_prefill_pipeline_what_if) and the decode step
--- (fct_lab_decode_model, behind fct_decode_what_if): how far their predictions fell from the
+-- (fct_lab_decode_model, behind fct_decode_what_if) and the KV snapshot (fct_lab_snapshot_model,
+-- behind fct_kv_snapshot_what_if): how far their predictions fell from the
 -- measured medians, the range published with every prediction, and whether each met the
 -- publishing targets (ref_measurement_params lab_target_*). The published h is the
 -- ceil(q (n + 1))-th smallest absolute error of all n rates (macro conformal_half_width); the
 -- share inside comes from the leave-one-series-out ranges (each series judged by a range made
 -- without it), so it is not the published range scoring itself. No row for a model no lab
 -- series can test.
--- column model: pipeline (prefill) or decode
+-- column model: pipeline (prefill), decode or snapshot
 -- column series: lab series behind it
 -- column exposed_wire_fraction: the prefill pipeline's phi fitted on every series' rates;
 --    empty for decode, which fits nothing
 -- column wire_wait_fraction: the prefill pipeline's psi, likewise
 -- column bucket_refills: the prefill pipeline's m, likewise (the lab's tbf buckets alone)
--- column rates: shaped rates predicted (none of them used to fit anything)
+-- column rates: predictions tested: shaped rates (for snapshot, pairs of a measured and a
+--    predicted shaped rate), none of them used to fit anything
 -- column median_abs_error_fraction: the median |predicted / measured - 1| over those rates
 -- column max_abs_error_fraction: the largest of them
 -- column range_fraction: h over every series' rates; empty when there are too few (fewer
@@ -36,6 +38,10 @@ with rows as (
     select 'decode' as model, campaign, error_fraction, range_fraction, inside_range,
            null::double, null::double, null::bigint
     from fct_lab_decode_model
+    union all
+    select 'snapshot' as model, campaign, error_fraction, range_fraction, inside_range,
+           null::double, null::double, null::bigint
+    from fct_lab_snapshot_model
 ),
 params as (
     select

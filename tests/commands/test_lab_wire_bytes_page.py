@@ -136,3 +136,22 @@ def test_what_a_faster_link_buys_is_an_upper_bound_beside_the_lab_overlap(built)
     for c, slope, counted, _, _ in fits:
         if c in quoted:
             assert f"{round(100 * slope / counted)}%" in home.split("In the lab series that counted")[1][:400]
+
+
+def test_the_snapshot_what_if_carries_the_lab_range(built):
+    """A deployment's snapshot on another class is printed with the snapshot model's range while
+    the lab series hold that model within its targets: duration x (1 -/+ h), from the marts."""
+    import duckdb
+    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    rows = con.execute("select link_label, duration_s, low_s, high_s, model_meets_targets, range_fraction "
+                       "from main.fct_kv_snapshot_range_what_if where campaign = 'qwen38-27b-pp' "
+                       "and not is_measured order by sort_order").fetchall()
+    con.close()
+    page = (built.root / "docs" / "deployments" / "qwen38-27b-pp.md").read_text()
+    assert rows
+    for label, duration, low, high, met, h in rows:
+        if met:
+            assert low == pytest.approx(duration * (1 - h)) and high == pytest.approx(duration * (1 + h))
+            assert f"| {label} | {duration:.1f} s (model, {low:.1f} s to {high:.1f} s: the [snapshot model]" in page
+        else:
+            assert low is None and f"| {label} | {duration:.1f} s (model) |" in page

@@ -3,9 +3,21 @@ fct_pipeline_model_range): the tables those models read, filled from a few liter
 warehouse tests of the model's arithmetic, its fit and the tbf bucket."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import duckdb
 
 from model_runs import run_sql_model
+
+
+def stub_lab_models(con, *tables: str) -> None:
+    """Empty lab model tables (fct_lab_pipeline_model, fct_lab_decode_model,
+    fct_lab_snapshot_model) with the columns fct_pipeline_model_range reads, for a test whose
+    fixture fills only the others."""
+    for table in tables:
+        con.execute(f"create table {table} (campaign varchar, error_fraction double, range_fraction double, "
+                    "inside_range boolean, published_exposed_wire_fraction double, "
+                    "published_wire_wait_fraction double, published_bucket_refills bigint)")
 
 
 def pipeline_lab(params: dict, series: dict, links: list) -> duckdb.DuckDBPyConnection:
@@ -36,9 +48,8 @@ def pipeline_lab(params: dict, series: dict, links: list) -> duckdb.DuckDBPyConn
         con.executemany("insert into fct_lab_series_traffic values (?, 'prefill', ?, ?, 1000)",
                         [(name, "head_to_worker", fwd), (name, "worker_to_head", back)])
     run_sql_model(con, "marts/fct_lab_pipeline_model.sql")
-    # no decode rates here (tests/warehouse/test_decode_model.py has them): the summary's one row
-    con.execute("create table fct_lab_decode_model (campaign varchar, error_fraction double, "
-                "range_fraction double, inside_range boolean)")
+    # no decode or snapshot rates here (their own tests have them): the summary's one row
+    stub_lab_models(con, "fct_lab_decode_model", "fct_lab_snapshot_model")
     run_sql_model(con, "marts/fct_pipeline_model_range.sql")
     return con
 
@@ -60,3 +71,23 @@ def pipeline_deployment(con, classes: list) -> None:
     con.executemany("insert into fct_prefill_what_if values ('d', ?, ?, ?, ?, ?, ?, 1, 1000, 250, 'reconstructed')",
                     rows)
     run_sql_model(con, "marts/fct_prefill_pipeline_what_if.sql")
+
+
+@contextmanager
+def median_error_target(con, value: float, models: list[str]):
+    """Within the block, lab_target_median_error is ``value`` and ``models`` (paths under sql/,
+    in build order) are rebuilt with it; after it, the old target and the models are back."""
+    (old,) = con.execute("select value from ref_measurement_params "
+                         "where parameter = 'lab_target_median_error'").fetchone()
+
+    def apply(target) -> None:
+        con.execute("update ref_measurement_params set value = ? where parameter = 'lab_target_median_error'",
+                    [str(target)])
+        for model in models:
+            run_sql_model(con, model)
+
+    apply(value)
+    try:
+        yield
+    finally:
+        apply(old)

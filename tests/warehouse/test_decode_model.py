@@ -7,6 +7,7 @@ import duckdb
 import pytest
 
 from model_runs import dict_rows, run_sql_model
+from pipeline_lab import median_error_target, stub_lab_models
 
 
 _run, _rows = run_sql_model, dict_rows
@@ -56,9 +57,7 @@ def lab():
             con.execute("insert into fct_lab_series_traffic values (?, 'decode', 'worker_to_head', 140000)",
                         [name])
     _run(con, "marts/fct_lab_decode_model.sql")
-    con.execute("create table fct_lab_pipeline_model (campaign varchar, error_fraction double, "
-                "range_fraction double, inside_range boolean, published_exposed_wire_fraction double, "
-                "published_wire_wait_fraction double, published_bucket_refills bigint)")
+    stub_lab_models(con, "fct_lab_pipeline_model", "fct_lab_snapshot_model")
     _run(con, "marts/fct_pipeline_model_range.sql")
     yield con
     con.close()
@@ -159,13 +158,7 @@ def test_a_deployment_decode_what_if_carries_the_range(lab):
     assert rows["2g5"]["low_tokens_per_s"] is None and rows["2g5"]["predicted_tokens_per_s"] == 21.0
     assert (rows["1g"]["model_series"], rows["1g"]["model_rates"]) == (2, 4)
     # a model that misses the targets publishes no range
-    try:
-        lab.execute("update ref_measurement_params set value = '0.01' where parameter = 'lab_target_median_error'")
-        _run(lab, "marts/fct_pipeline_model_range.sql")
-        _run(lab, "marts/fct_decode_range_what_if.sql")
+    with median_error_target(lab, 0.01, ["marts/fct_pipeline_model_range.sql", "marts/fct_decode_range_what_if.sql"]):
         rows = {r["link_class"]: r for r in _rows(lab, "select * from fct_decode_range_what_if")}
         assert rows["10g"]["low_tokens_per_s"] is None and rows["10g"]["model_meets_targets"] is False
         assert rows["10g"]["predicted_tokens_per_s"] == 21.5
-    finally:
-        lab.execute("update ref_measurement_params set value = '0.05' where parameter = 'lab_target_median_error'")
-        _run(lab, "marts/fct_pipeline_model_range.sql")
