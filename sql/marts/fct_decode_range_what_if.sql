@@ -22,6 +22,7 @@
 -- column model_series: the lab series that tested the model
 -- column model_rates: the lab rates it was tested on
 -- column model_meets_targets: the model met the publishing targets on them
+-- column model_inside_range_fraction: the share of those rates inside a range made without their series
 -- column parallel_slots: the server's parallel slots during the measured decode
 -- column provenance: captured or reconstructed (the campaign's manifest)
 with what_if as (
@@ -34,6 +35,7 @@ gated as (
     -- h where a range is published: the model met its targets, on a class not measured
     select w.*, m.range_fraction, m.series as model_series, m.rates as model_rates,
            coalesce(m.meets_targets, false) as model_meets_targets,
+           m.inside_range_fraction as model_inside_range_fraction,
            case when m.meets_targets and not w.is_measured then m.range_fraction end as h
     from what_if as w
     left join model as m on true
@@ -46,7 +48,7 @@ final as (
         gain_vs_measured_fraction,
         (1 + gain_vs_measured_fraction) / (1 + h) - 1 as gain_low_fraction,
         (1 + gain_vs_measured_fraction) / (1 - h) - 1 as gain_high_fraction,
-        range_fraction, model_series, model_rates, model_meets_targets,
+        range_fraction, model_series, model_rates, model_meets_targets, model_inside_range_fraction,
         parallel_slots, provenance
     from gated
 )

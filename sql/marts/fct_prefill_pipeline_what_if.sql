@@ -41,6 +41,7 @@
 -- column model_series: the lab series that validated the model
 -- column model_rates: the lab rates it was validated on
 -- column model_meets_targets: the model met the publishing targets on them
+-- column model_inside_range_fraction: the share of those rates inside a range made without their series
 -- column parallel_slots: the server's parallel slots during the measured prefill
 -- column prefill_tokens: the prompt positions the measured prefill evaluated
 -- column ubatch_tokens: the micro-batch
@@ -114,6 +115,7 @@ final as (
         m.series as model_series,
         m.rates as model_rates,
         coalesce(m.meets_targets, false) as model_meets_targets,
+        m.inside_range_fraction as model_inside_range_fraction,
         p.parallel_slots, p.prefill_tokens, p.ubatch_tokens, p.provenance
     from per_class as p
     left join model as m on true
