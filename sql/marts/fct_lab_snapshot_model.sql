@@ -62,21 +62,21 @@ ranged as (
     select e.*, left_out_range(e.campaign, e.error_fraction, params.q) as range_fraction
     from errors as e, params
 ),
-final as (
+predictions as (
     select campaign, series, anchor_link_id, bytes_to_bits(anchor_bytes_per_s) as anchor_tcp_bits_per_s,
            anchor_s, link_id, shaped_rate_bits_per_s, bytes_to_bits(tcp_bytes_per_s) as tcp_bits_per_s,
            predicted_s, measured_s, runs, error_fraction, range_fraction,
            within_range(measured_s, predicted_s, range_fraction) as inside_range
     from ranged
 ),
-per_series as (
+final as (
     select *,
            count(*) over w as series_predictions,
            median(abs(error_fraction)) over w as series_median_abs_error_fraction,
            max(abs(error_fraction)) over w as series_max_abs_error_fraction,
            avg(inside_range::int) over w as series_inside_range_fraction
-    from final
+    from predictions
     window w as (partition by campaign)
 )
-select * from per_series
+select * from final
 order by campaign, anchor_link_id, link_id
