@@ -11,6 +11,7 @@ from dagster import ConfigurableResource
 
 from pipeline.project import Project
 from pipeline.util.lock import ingest_lock, writer_lock
+from pipeline.warehouse import campaign_files
 from pipeline.warehouse.steps import Layout
 
 
@@ -37,6 +38,14 @@ class Warehouse(ConfigurableResource):
         """Held while one campaign's raw files are written (pipeline/util/lock.py, ingest_lock)."""
         with ingest_lock(self.project.root, Path(self.db_path),
                          self.layout.store.lock_file(campaign)):
+            yield
+
+    @contextmanager
+    def building(self, campaign: str | None) -> Iterator[None]:
+        """Held while one campaign's own file (the template's when None) is written: the build
+        locks shared, that file's lock exclusively (pipeline/util/lock.py, ingest_lock)."""
+        with ingest_lock(self.project.root, Path(self.db_path),
+                         campaign_files.lock_of(Path(self.db_path), campaign)):
             yield
 
     @contextmanager

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from pipeline.util.hashing import sha256_of_parts
 from pipeline.util.sql import q
-from pipeline.warehouse.schemas import objects
+from pipeline.warehouse.schemas import home, objects
 
 
 def comparison_marts(con, schema: str, marts) -> list[str]:
@@ -23,9 +23,9 @@ def comparison_marts(con, schema: str, marts) -> list[str]:
     if not missing:
         return []
     found = con.execute(
-        "select distinct table_name from duckdb_columns() where database_name <> 'temp' "
+        "select distinct table_name from duckdb_columns() where database_name = ? "
         "and schema_name = 'main' and column_name = 'campaign' and list_contains(?, table_name)",
-        [missing]).fetchall()
+        [home(con), missing]).fetchall()
     return sorted(name for (name,) in found)
 
 

@@ -23,10 +23,15 @@ from pipeline.publish.figures.site_ledger import (
 from pipeline.publish.published import published_in
 from pipeline.util.faults import checkpoint
 from pipeline.util.sql import q
-from pipeline.warehouse import page_sources
-from pipeline.warehouse.campaign import campaign_status
+from pipeline.warehouse import campaign_files, page_sources, unions
 from pipeline.warehouse.lineage import Lineage
-from pipeline.warehouse.schemas import campaign_schema, reset_search_path, set_search_path
+from pipeline.warehouse.schemas import (
+    campaign_schema,
+    home,
+    home_main,
+    reset_search_path,
+    set_search_path,
+)
 
 
 def write_staged(staged, rel: str, data) -> None:
@@ -113,17 +118,44 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
     unstage_figures(staged, slug)
     reason = {"kind": "page", "subject": f"templates/{page.template.name}",
               "detail": f"the page could not be rendered: {type(exc).__name__}: {exc}"}
-    tables = [f"{q(campaign_schema(campaign))}.meta_campaign_status"]
+    tables = [f"{q(unions.RESULTS)}.{unions.STATUS_TABLE}"]
     # the catalog copies every campaign's status into main; when it already has, update it too
-    if con.execute("select count(*) from duckdb_tables() where schema_name = 'main' and "
-                   "table_name = 'meta_campaign_status'").fetchone()[0]:
-        tables.append("main.meta_campaign_status")
+    if con.execute("select count(*) from duckdb_tables() where database_name = ? and schema_name "
+                   "= 'main' and table_name = 'meta_campaign_status'", [home(con)]).fetchone()[0]:
+        tables.append(f"{home_main(con)}.meta_campaign_status")
     for table in tables:
         row = con.execute(f"select reasons from {table} where campaign = ?", [campaign]).fetchone()
         reasons = json.loads(row[0] or "[]") if row else []
         con.execute(f"update {table} set status = 'withheld', reasons = ? where campaign = ?",
                     [json.dumps(reasons + [reason]), campaign])
     return reason
+
+
+def _render_published(con, project, page, charts, staged, campaign: str, template: str,
+                      appendix: str, marts: list[str], lineage, env, inventory, log) -> str:
+    """One published campaign's page (its file attached): 'kept', 'written' or 'withheld'."""
+    slug = page.slug(campaign)
+    compared = campaign_rows.comparison_marts(con, campaign_schema(campaign), marts)
+    with campaign_rows.scoped(con, compared, campaign):
+        inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
+                                         appendix, slug, campaign_rows.rows_digest(con, compared))
+        if page_keep.can_keep(con, project.docs, slug, inputs):
+            return "kept"
+        set_search_path(con, campaign_schema(campaign))
+        try:
+            render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
+                        inventory=inventory)
+        except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
+            reset_search_path(con)
+            reason = withhold_unrenderable(con, page, staged, campaign, exc)
+            render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
+            if log is not None:
+                log.error(f"campaign {campaign} withheld: {reason['detail']}")
+            return "withheld"
+        finally:
+            reset_search_path(con)
+    page_keep.record(con, slug, inputs, staged)
+    return "written"
 
 
 def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart], staged,
@@ -139,36 +171,17 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
     template = page_keep.templates_digest(env, project.templates, page.template.name)
     appendix = pages_mod.appendix_of(project.docs)
     marts = [*page.marts, *(m for c in charts for m in c.marts)]
+    found = unions.statuses(con)
     for campaign in campaigns:
-        status = campaign_status(con, campaign)
+        status = found.get(campaign)
         if status is None or status["area"] != area:
             continue
-        slug = page.slug(campaign)
         if status["status"] != "published":
             render_withheld(con, project, page, staged, campaign, status)
             withheld.append(campaign)
             continue
-        compared = campaign_rows.comparison_marts(con, campaign_schema(campaign), marts)
-        with campaign_rows.scoped(con, compared, campaign):
-            inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
-                                             appendix, slug, campaign_rows.rows_digest(con, compared))
-            if page_keep.can_keep(con, project.docs, slug, inputs):
-                kept.append(campaign)
-                continue
-            set_search_path(con, campaign_schema(campaign))
-            try:
-                render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
-                            inventory=inventory)
-            except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
-                reset_search_path(con)
-                reason = withhold_unrenderable(con, page, staged, campaign, exc)
-                render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
-                if log is not None:
-                    log.error(f"campaign {campaign} withheld: {reason['detail']}")
-                withheld.append(campaign)
-                continue
-            finally:
-                reset_search_path(con)
-        page_keep.record(con, slug, inputs, staged)
-        written.append(campaign)
+        with campaign_files.attached(con, project.warehouse, [campaign]):
+            outcome = _render_published(con, project, page, charts, staged, campaign, template,
+                                        appendix, marts, lineage, env, inventory, log)
+        {"written": written, "withheld": withheld, "kept": kept}[outcome].append(campaign)
     return written, withheld, kept
