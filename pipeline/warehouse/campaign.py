@@ -117,6 +117,8 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     fresh = campaign is None or reference_digest is None
     before = {} if fresh or keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
+    # (again) each time, as the raw views: they name files by path, which a moved tree changes
+    _reference_views(con, schema, reference_tables, reference_parquet)
     if not fresh:
         macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None
         raw = keep.raw_digest(con, schema)
@@ -129,7 +131,6 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
             out.digests = {**digests, keep.RAW: raw}
             return out
         _drop_strays(con, schema, plan, formats, reference_tables)
-    _reference_views(con, schema, reference_tables, reference_parquet)
     problem, manifest = _manifest_problem(con, schema)
     if problem:
         out.withhold("manifest", manifest, problem)
