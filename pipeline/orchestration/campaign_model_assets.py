@@ -31,7 +31,7 @@ from pipeline.orchestration.model_specs import check_result, check_specs, column
 from pipeline.orchestration.partitions import CAMPAIGNS, run_campaigns
 from pipeline.orchestration.raw_assets import OWNERS, mapping_key
 from pipeline.orchestration.resources import Warehouse
-from pipeline.warehouse.campaign_files import scratch_attached
+from pipeline.warehouse.campaign_files import read_summary, scratch_attached
 from pipeline.warehouse.schemas import TEMPLATE
 from pipeline.warehouse.steps import Layout, build_one_healing
 
@@ -90,17 +90,31 @@ def _ops(inputs: list[str], outs: list[str]):
     return campaigns, template, build, summary
 
 
+def _outside(layout, results: list[dict]) -> list[dict]:
+    """The tables of the campaigns outside the run's range, as their files' summaries say: kept
+    as they are (a run over some campaigns builds no other's)."""
+    ran = {r["campaign"] for r in results}
+    found = []
+    for _, campaign in layout.campaigns():
+        summary = None if campaign in ran else read_summary(layout.project.warehouse, campaign)
+        if summary is not None:
+            found.append(summary["tables"])
+    return found
+
+
 def _summary(context, warehouse: Warehouse, results: list[dict]):
     layout = warehouse.layout
     plan = layout.plan
     names = set(plan.campaign_tables)
     with scratch_attached(layout.project.warehouse, [None]) as con:
         schemas = column_schemas(con, layout, names, TEMPLATE)
+    outside = _outside(layout, results)
     for m in plan.campaign:
+        held = sum(m.name in tables for tables in outside)
         yield Output(None, m.name, metadata={
             "rows": sum(r["rows"].get(m.name, 0) for r in results),
-            "campaigns": len(results),
-            "kept": sum(m.name in r["kept"] for r in results), **schemas.get(m.name, {})})
+            "campaigns": len(results) + held, "outside_run": held,
+            "kept": sum(m.name in r["kept"] for r in results) + held, **schemas.get(m.name, {})})
     specs = check_specs(plan.tests.get("campaign", []), list(names), [m.name for m in layout.models])
     tests = {t.name: t for t in layout.tests}
     checks = [c for r in results for c in r["checks"]]

@@ -29,6 +29,17 @@ def comparison_marts(con, schema: str, marts) -> list[str]:
     return sorted(name for (name,) in found)
 
 
+def reads_comparison(con, marts) -> bool:
+    """Whether any of ``marts`` compares campaigns: a table of the warehouse's ``main`` with a
+    campaign column (a campaign's own tables are views there, of every campaign's rows), whose
+    rows for one campaign can change when another campaign does."""
+    return bool(con.execute(
+        "select count(*) from duckdb_columns() c join duckdb_tables() t using "
+        "(database_name, schema_name, table_name) where c.database_name = ? and "
+        "c.schema_name = 'main' and c.column_name = 'campaign' and list_contains(?, c.table_name)",
+        [home(con), sorted(set(marts))]).fetchone()[0])
+
+
 @contextmanager
 def scoped(con, marts: list[str], campaign: str):
     """Within the block, each of ``marts`` (unqualified) is this campaign's rows of main's."""

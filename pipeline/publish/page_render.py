@@ -163,7 +163,10 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
                           log=None) -> tuple[list[str], list[str], list[str]]:
     """The page of each of ``campaigns`` of the page's kind; returns (written, withheld, kept):
     a published campaign's page whose inputs and docs/ files are those of its last render is
-    kept as docs/ has it (pipeline/publish/page_keep.py)."""
+    kept as docs/ has it (pipeline/publish/page_keep.py). The other published campaigns (a run
+    over some campaigns) are kept too, unless the page shows rows of a table that compares
+    campaigns: their rows may have changed with the run's campaigns, so each of those pages is
+    checked the same way, and rendered when they did."""
     area = AREA_OF_KIND[page.per_campaign]
     written, withheld, kept = [], [], []
     lineage = Lineage(project.sql)
@@ -172,7 +175,12 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
     appendix = pages_mod.appendix_of(project.docs)
     marts = [*page.marts, *(m for c in charts for m in c.marts)]
     found = unions.statuses(con)
-    for campaign in campaigns:
+    others = [c for c, s in sorted(found.items()) if c not in set(campaigns)
+              and s["area"] == area and s["status"] == "published"]
+    if not campaign_rows.reads_comparison(con, marts):
+        kept.extend(others)
+        others = []
+    for campaign in [*campaigns, *others]:
         status = found.get(campaign)
         if status is None or status["area"] != area:
             continue
