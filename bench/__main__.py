@@ -77,6 +77,7 @@ def main(argv=None) -> int:
     if "models" in only:
         results += models_parallel.parallel_models(work, 1 if args.quick else args.runs,
                                                    campaigns=2 if args.quick else 8,
+                                                   size_mb=5 if args.quick else 250,
                                                    write_csv=not args.quick)
     if "disk" in only:
         results += targets.disk(work, 3 if args.quick else args.disk_builds)

@@ -3,8 +3,9 @@ models of 8 campaigns built in-process, one step after another, against the mult
 executor with 2 processes. Each campaign builds in its own DuckDB file, so the steps share no
 writer (pipeline/warehouse/campaign_files.py).
 
-The tree is 8 copies of a shipped deployment under new names (generated, never committed),
-parsed once before the timing; each timed run is ``python -m pipeline.commands.scale_out``
+The tree is the one of the parallel ingest target (8 deployments, each a /proc/net/dev capture
+of 250 MB; generated, never committed) with this checkout's SQL and reference data, parsed once
+before the timing; each timed run is ``python -m pipeline.commands.scale_out``
 with the campaign files removed first, so it parses nothing and builds every campaign's models
 (and the template) again. The files both executors leave must hold the same rows
 (pipeline/orchestration/raw_digest.py, models_digest). Target: in-process time / multiprocess
@@ -19,32 +20,26 @@ import sys
 from pathlib import Path
 
 from .measure import ROOT, Sample, command
-from .targets import Result, _s
+from .targets import Result, sample_text, scale_tree
 
-SOURCE = "deployments/lab-rpc-tbf100"
-
-
-def _tree(work: Path, campaigns: int) -> Path:
-    from bench.scaling import _copy_campaign
+def _tree(work: Path, campaigns: int, size_mb: int) -> Path:
     from pipeline.commands.in_process import copy_tree
-    tree = work / f"models-{campaigns}"
+    tree = work / f"models-{campaigns}x{size_mb}MB"
     shutil.rmtree(tree, ignore_errors=True)
     copy_tree(ROOT, tree)
     for area in ("deployments", "labs", "p2p"):
         for folder in (tree / "raw_data" / area).iterdir():
             if folder.is_dir():
                 shutil.rmtree(folder)
-    for k in range(campaigns):
-        _copy_campaign(tree, SOURCE, f"models-n{k:02d}")
-    return tree
+    return scale_tree(work, campaigns, size_mb, tree)
 
 
-def parallel_models(work: Path, runs: int, campaigns: int = 8,
+def parallel_models(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
                     write_csv: bool = True) -> list[Result]:
     from pipeline.orchestration.raw_digest import models_digest
     from pipeline.project import Project
     from pipeline.warehouse import campaign_files
-    tree = _tree(work, campaigns)
+    tree = _tree(work, campaigns, size_mb)
     home = work / "models-dagster-home"
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
@@ -74,10 +69,10 @@ def parallel_models(work: Path, runs: int, campaigns: int = 8,
     ratio = serial.median / multi.median if same else 0.0
     if write_csv:
         _write_csv(configs, samples, same, campaigns)
-    return [Result(f"campaign models side by side, {campaigns} campaigns",
-                   f"multiprocess executor, 2 processes: {_s(multi)}; campaign files "
+    return [Result(f"campaign models side by side, {campaigns} campaigns × {size_mb} MB netdev",
+                   f"multiprocess executor, 2 processes: {sample_text(multi)}; campaign files "
                    f"{'identical' if same else '**differ**'}",
-                   f"in-process: {_s(serial)}", round(ratio, 2), 1.6, True)]
+                   f"in-process: {sample_text(serial)}", round(ratio, 2), 1.6, True)]
 
 
 MODELS_CSV = ROOT / "raw_data" / "reference" / "pipeline_models_scale_out.csv"
@@ -91,8 +86,8 @@ def _write_csv(configs: dict, samples: dict, same: bool, campaigns: int) -> None
 
     import duckdb
     cores = os.cpu_count() or 1
-    labels = {"in_process": "in-process, one campaign after another",
-              "multiprocess": "multiprocess executor, 2 processes"}
+    labels = {"in_process": "in-process, one campaign after another, one DuckDB thread a step",
+              "multiprocess": "multiprocess executor, 2 processes, one DuckDB thread a step"}
     base = samples["in_process"].median
     today = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d}"
     with open(MODELS_CSV, "w", newline="", encoding="utf-8") as fh:

@@ -12,6 +12,7 @@ from dagster import ConfigurableResource
 from pipeline.project import Project
 from pipeline.util.lock import ingest_lock, writer_lock
 from pipeline.warehouse import campaign_files
+from pipeline.warehouse.schemas import drop_legacy_schemas
 from pipeline.warehouse.steps import Layout
 
 
@@ -56,6 +57,7 @@ class Warehouse(ConfigurableResource):
         con = duckdb.connect(str(path))
         try:
             con.execute("set enable_progress_bar = false")
+            drop_legacy_schemas(con)
             yield con
         finally:
             con.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 
+from pipeline.ingest.scan import campaign_folders
 from pipeline.project import AREA_OF_KIND
 from pipeline.publish import campaign_rows, markdown
 from pipeline.publish import page_keep
@@ -110,25 +111,34 @@ def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, s
 
 def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc: Exception) -> dict:
     """A campaign whose page cannot be rendered is withheld like one whose check failed: what
-    was staged for it is removed, and its status (in its schema and in the catalog) says why,
-    so the build names it and exits 3 while every other page is published."""
+    was staged for it is removed, and its status (in the warehouse, and in the catalog when it
+    is there already) says why, so the build names it and exits 3 while every other page is
+    published."""
     slug = page.slug(campaign)
     (staged / f"{slug}.md").unlink(missing_ok=True)
     shutil.rmtree(staged / slug, ignore_errors=True)
     unstage_figures(staged, slug)
     reason = {"kind": "page", "subject": f"templates/{page.template.name}",
               "detail": f"the page could not be rendered: {type(exc).__name__}: {exc}"}
-    tables = [f"{q(unions.RESULTS)}.{unions.STATUS_TABLE}"]
+    unions.page_withheld(con, campaign, reason)
     # the catalog copies every campaign's status into main; when it already has, update it too
     if con.execute("select count(*) from duckdb_tables() where database_name = ? and schema_name "
                    "= 'main' and table_name = 'meta_campaign_status'", [home(con)]).fetchone()[0]:
-        tables.append(f"{home_main(con)}.meta_campaign_status")
-    for table in tables:
+        table = f"{home_main(con)}.meta_campaign_status"
         row = con.execute(f"select reasons from {table} where campaign = ?", [campaign]).fetchone()
         reasons = json.loads(row[0] or "[]") if row else []
         con.execute(f"update {table} set status = 'withheld', reasons = ? where campaign = ?",
                     [json.dumps(reasons + [reason]), campaign])
     return reason
+
+
+def _own_status(con, campaign: str) -> dict | None:
+    """{status, area, reasons} as the campaign's own file (attached) says."""
+    rows = con.execute(f"select status, area, reasons from {q(campaign_schema(campaign))}."
+                       f"meta_campaign_status").fetchall()
+    if not rows:
+        return None
+    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}
 
 
 def _render_published(con, project, page, charts, staged, campaign: str, template: str,
@@ -155,6 +165,7 @@ def _render_published(con, project, page, charts, staged, campaign: str, templat
         finally:
             reset_search_path(con)
     page_keep.record(con, slug, inputs, staged)
+    unions.page_withheld(con, campaign, None)
     return "written"
 
 
@@ -174,21 +185,22 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
     template = page_keep.templates_digest(env, project.templates, page.template.name)
     appendix = pages_mod.appendix_of(project.docs)
     marts = [*page.marts, *(m for c in charts for m in c.marts)]
-    found = unions.statuses(con)
-    others = [c for c, s in sorted(found.items()) if c not in set(campaigns)
-              and s["area"] == area and s["status"] == "published"]
+    # the campaigns outside the run (those the last join saw that still have a folder)
+    current = {name for _, name, _ in campaign_folders(project.raw_data)}
+    others = [c for c, s in unions.statuses(con).items() if c not in set(campaigns)
+              and c in current and s["area"] == area and s["status"] == "published"]
     if not campaign_rows.reads_comparison(con, marts):
         kept.extend(others)
         others = []
     for campaign in [*campaigns, *others]:
-        status = found.get(campaign)
-        if status is None or status["area"] != area:
-            continue
-        if status["status"] != "published":
-            render_withheld(con, project, page, staged, campaign, status)
-            withheld.append(campaign)
-            continue
-        with campaign_files.attached(con, project.warehouse, [campaign]):
+        with campaign_files.attached(con, project.warehouse, [campaign]) as have:
+            status = _own_status(con, campaign) if have else None
+            if status is None or status["area"] != area:
+                continue
+            if status["status"] != "published":
+                render_withheld(con, project, page, staged, campaign, status)
+                withheld.append(campaign)
+                continue
             outcome = _render_published(con, project, page, charts, staged, campaign, template,
                                         appendix, marts, lineage, env, inventory, log)
         {"written": written, "withheld": withheld, "kept": kept}[outcome].append(campaign)

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from pipeline.ingest.runner import parse_config
 from pipeline.util.atomic import write_if_changed
 from pipeline.util.sql import literal, q
 from pipeline.warehouse.heal import heal
@@ -84,7 +85,9 @@ def writing(warehouse: Path, campaign: str | None, fresh: bool, log=None) -> Ite
             stale.unlink(missing_ok=True)
     elif (healed := heal(path)) and log is not None:
         log(healed)
-    con = duckdb.connect(str(path))
+    # INTERCONNECT_PARSE_THREADS: the DuckDB threads of each campaign's step, its parse and its
+    # models alike (one each when a step runs on every core)
+    con = duckdb.connect(str(path), config=parse_config())
     try:
         con.execute("set enable_progress_bar = false")
         yield con

@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from pipeline.ingest import reference
@@ -82,7 +83,9 @@ def write_checks_and_status(con, shared_results: list[dict]) -> None:
              con.execute(f"select * from {results}.{unions.CHECKS_TABLE} order by campaign, rowid").df()]
     checks = pd.concat([p for p in parts if len(p)]) if any(len(p) for p in parts) else parts[0]
     _insert_frame(con, "meta_check_results", checks, CHECK_COLUMNS)
-    frame = con.execute(f"select * from {results}.{unions.STATUS_TABLE} order by campaign, rowid").df()
+    frame = pd.DataFrame([{"campaign": c, "area": s["area"], "status": s["status"],
+                           "reasons": json.dumps(s["reasons"], ensure_ascii=False)}
+                          for c, s in unions.statuses(con).items()], columns=list(STATUS_COLUMNS))
     _insert_frame(con, "meta_campaign_status", frame, STATUS_COLUMNS)
 
 

@@ -102,3 +102,11 @@ def campaign_schemas(con) -> list[str]:
     rows = con.execute("select schema_name from duckdb_schemas() where database_name = ?",
                        [home(con)]).fetchall()
     return sorted({c for (s,) in rows if (c := campaign_of_schema(s))})
+
+
+def drop_legacy_schemas(con) -> None:
+    """Drop the campaign schemas (and the template's) a build before campaigns had their own
+    files left in the warehouse: their names are the names the campaigns' files are attached
+    under, and a name both would be is ambiguous."""
+    for schema in [*map(campaign_schema, campaign_schemas(con)), TEMPLATE]:
+        con.execute(f"drop schema if exists {q(schema)} cascade")

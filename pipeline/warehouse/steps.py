@@ -28,9 +28,7 @@ from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
 from pipeline.warehouse.compact import compact
 from pipeline.warehouse.schemas import (
     EVERY,
-    TEMPLATE,
-    campaign_schema,
-    campaign_schemas,
+    drop_legacy_schemas,
     reset_search_path,
     set_search_path,
 )
@@ -232,8 +230,7 @@ def join_campaigns(con, layout: Layout) -> list[str]:
     published campaigns."""
     current = {name for _, name in layout.campaigns()}
     warehouse = layout.project.warehouse
-    for schema in [*map(campaign_schema, campaign_schemas(con)), TEMPLATE]:
-        con.execute(f"drop schema if exists {q(schema)} cascade")
+    drop_legacy_schemas(con)
     for campaign in campaign_files.on_disk(warehouse):
         if campaign not in current:
             campaign_files.remove(warehouse, campaign)

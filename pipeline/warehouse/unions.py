@@ -36,6 +36,7 @@ from pipeline.warehouse.schemas import (
 
 RESULTS = "campaign results"
 ROWS = "meta_union_rows"
+PAGE_WITHHELD = "meta_page_withheld"     # campaigns whose page failed to render, and why
 SHAPES = "meta_union_shapes"
 CHECKS_TABLE, STATUS_TABLE, REGISTRY = "meta_check_results", "meta_campaign_status", "ingest_registry"
 # in every table's shape: a change to how unions are made makes each one again
@@ -173,13 +174,33 @@ def raw_union_views(con, layout, campaigns: list[str]) -> None:
 
 
 def statuses(con) -> dict[str, dict]:
-    """campaign -> {status, area, reasons} of every campaign the last join saw (with a page's
-    withholding since, pipeline/publish/page_render.py)."""
-    found = con.execute("select count(*) from duckdb_tables() where database_name = ? and "
-                        "schema_name = ? and table_name = ?",
-                        [home(con), RESULTS, STATUS_TABLE]).fetchone()[0]
-    if not found:
+    """campaign -> {status, area, reasons} of every campaign the last join saw, with the
+    withholding of a campaign whose page failed to render since (page_withheld)."""
+    found = con.execute("select table_name from duckdb_tables() where database_name = ? and "
+                        "schema_name = ?", [home(con), RESULTS]).fetchall()
+    names = {n for (n,) in found}
+    if STATUS_TABLE not in names:
         return {}
     rows = con.execute(f"select campaign, status, area, reasons from {q(RESULTS)}.{STATUS_TABLE} "
                        f"order by campaign").fetchall()
-    return {c: {"status": s, "area": a, "reasons": json.loads(r or "[]")} for c, s, a, r in rows}
+    out = {c: {"status": s, "area": a, "reasons": json.loads(r or "[]")} for c, s, a, r in rows}
+    if PAGE_WITHHELD in names:
+        for campaign, reason in con.execute(f"select campaign, reason from {q(RESULTS)}."
+                                            f"{PAGE_WITHHELD} order by campaign").fetchall():
+            if campaign in out:
+                out[campaign]["status"] = "withheld"
+                out[campaign]["reasons"].append(json.loads(reason))
+    return out
+
+
+def page_withheld(con, campaign: str, reason: dict | None) -> None:
+    """Record (a reason) or clear (None) that ``campaign``'s page failed to render. Kept in the
+    warehouse apart from the join's statuses, which a later join makes again from the
+    campaigns' files: the page is rendered again by the next build that renders it."""
+    con.execute(f"create schema if not exists {q(RESULTS)}")
+    con.execute(f"create table if not exists {q(RESULTS)}.{PAGE_WITHHELD} "
+                f"(campaign varchar, reason json)")
+    con.execute(f"delete from {q(RESULTS)}.{PAGE_WITHHELD} where campaign = ?", [campaign])
+    if reason is not None:
+        con.execute(f"insert into {q(RESULTS)}.{PAGE_WITHHELD} values (?, ?)",
+                    [campaign, json.dumps(reason, ensure_ascii=False)])
