@@ -4,8 +4,10 @@ Each campaign builds its tables in its own file (pipeline/warehouse/campaign_fil
 join copies them into the warehouse, so the comparison models, the catalog and the shared pages
 read one file whatever the number of campaigns:
 
-- ``"every campaign".<t>``: a table of every campaign's rows of each campaign model and of the
-  registry (the inventory scope); ``main.<t>``: a view of the published campaigns' rows only.
+- ``"campaign rows".<t>``: a table of every campaign's rows of each campaign model and of the
+  registry; ``"every campaign".<t>``: a view of it in campaign order (the inventory scope),
+  each campaign's rows in their own order, as a build from nothing reads them;
+  ``main.<t>``: a view of the published campaigns' rows only.
 - The raw tables are views of every campaign's Parquet files (nothing is copied).
 - ``"campaign results"``: each campaign's check results and status, and the bookkeeping below.
 
@@ -35,6 +37,7 @@ from pipeline.warehouse.schemas import (
 )
 
 RESULTS = "campaign results"
+ROWS_SCHEMA = "campaign rows"       # the union tables, in the order campaigns' rows were copied
 ROWS = "meta_union_rows"
 PAGE_WITHHELD = "meta_page_withheld"     # campaigns whose page failed to render, and why
 SHAPES = "meta_union_shapes"
@@ -74,6 +77,7 @@ def summaries(con, warehouse, campaigns: list[str]) -> dict[str, dict]:
 def _bookkeeping(con) -> None:
     con.execute(f"create schema if not exists {q(RESULTS)}")
     con.execute(f"create schema if not exists {q(EVERY)}")
+    con.execute(f"create schema if not exists {q(ROWS_SCHEMA)}")
     con.execute(f"create table if not exists {q(RESULTS)}.{ROWS} "
                 f"(table_name varchar, campaign varchar, digest varchar)")
     con.execute(f"create table if not exists {q(RESULTS)}.{SHAPES} (table_name varchar, shape varchar)")
@@ -146,8 +150,8 @@ def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
             tables = [*layout.plan.campaign_tables, REGISTRY]
             for table in [*tables, CHECKS_TABLE]:
                 wanted = {c: s["tables"][table] for c, s in found.items() if table in s["tables"]}
-                copied += _copy(con, RESULTS if table == CHECKS_TABLE else EVERY, table, wanted,
-                                warehouse)
+                copied += _copy(con, RESULTS if table == CHECKS_TABLE else ROWS_SCHEMA, table,
+                                wanted, warehouse)
         finally:
             for c in campaigns:
                 campaign_files.detach(con, c)
@@ -157,6 +161,12 @@ def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
     published = sorted(c for c, s in found.items() if s["status"] == "published")
     chosen = "false" if not published else \
         f"list_contains([{', '.join(literal(c) for c in published)}], campaign)"
+    # read in campaign order, each campaign's rows in its own table's order, whatever order the
+    # joins copied them in: what a build from nothing reads
+    every = objects(con, EVERY)
+    for table in tables:
+        replace_view(con, EVERY, table, f"select * from {q(ROWS_SCHEMA)}.{q(table)} "
+                                        f"order by campaign, rowid", every)
     kinds = objects(con, "main")
     for table in tables:
         replace_view(con, "main", table, f"select * from {q(EVERY)}.{q(table)} where {chosen}", kinds)

@@ -99,6 +99,11 @@ def test_only_a_changed_campaign_is_read_again(tree, monkeypatch):
     assert [c for c in attached if c is not None] == ["a"]    # b's file is not opened (None: the template)
     assert _rows(con, 'select * from "every campaign".t') == [("a", 10), ("b", 2)]
     assert _rows(con, 'select * from "every campaign".u') == [("a",), ("b",)]
+    # a's rows were copied after b's, yet they are read first, as a build from nothing reads
+    # them (the tables that compare campaigns, and their CSVs, come out in the same order)
+    assert con.execute('select campaign from "campaign rows".t').fetchall() == [("b",), ("a",)]
+    assert con.execute('select campaign from "every campaign".t').fetchall() == [("a",), ("b",)]
+    assert con.execute("select campaign from main.t").fetchall() == [("a",), ("b",)]
 
 
 def test_a_gone_campaign_leaves_and_a_column_change_remakes_the_table(tree):
