@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only netdev,ping,builds,startup,parallel,disk,scaling] [--work DIR]``
+"""``python -m bench [--quick] [--only netdev,ping,builds,startup,parallel,models,disk,scaling] [--work DIR]``
 
 Generates its inputs in ``--work`` (default ``.bench/``, gitignored), runs each comparison
 side by side (medians of ``--runs``, default 3), prints a table, writes the rows of the targets
@@ -14,7 +14,7 @@ import platform
 import sys
 from pathlib import Path
 
-from . import scaling, targets
+from . import models_parallel, scaling, targets
 from .measure import ROOT
 
 README = Path(__file__).with_name("README.md")
@@ -53,7 +53,7 @@ def write_readme(results, args) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench")
-    ap.add_argument("--only", default="netdev,ping,builds,startup,parallel,disk,scaling")
+    ap.add_argument("--only", default="netdev,ping,builds,startup,parallel,models,disk,scaling")
     ap.add_argument("--disk-builds", type=int, default=50)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default=str(ROOT / ".bench"))
@@ -74,6 +74,11 @@ def main(argv=None) -> int:
     if "parallel" in only:
         results += (targets.parallel(work, args.runs, campaigns=2, size_mb=5, write_csv=False)
                     if args.quick else targets.parallel(work, args.runs))
+    if "models" in only:
+        results += models_parallel.parallel_models(work, 1 if args.quick else args.runs,
+                                                   campaigns=2 if args.quick else 8,
+                                                   size_mb=5 if args.quick else 250,
+                                                   write_csv=not args.quick)
     if "disk" in only:
         results += targets.disk(work, 3 if args.quick else args.disk_builds)
     if "scaling" in only:

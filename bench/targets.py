@@ -31,7 +31,7 @@ class Result:
         return ("≥ " if self.higher_is_better else "≤ ") + f"{self.limit:g}"
 
 
-def _s(sample: Sample) -> str:
+def sample_text(sample: Sample) -> str:
     return f"{sample.median:.2f} s (median of {len(sample.seconds)})"
 
 
@@ -47,9 +47,9 @@ def netdev(work: Path, size_mb: int, runs: int) -> list[Result]:
     }, runs=runs)
     ours, scan = got["ours"], got["check_split"]
     return [
-        Result(f"netdev ingest throughput, {size_mb} MB capture", f"ingest {_s(ours)}",
+        Result(f"netdev ingest throughput, {size_mb} MB capture", f"ingest {sample_text(ours)}",
                f"DuckDB line scan: interface lines matched by the format's regexp and their "
-               f"counters split out {_s(scan)} (without the regexp: {got['split'].median:.2f} s, "
+               f"counters split out {sample_text(scan)} (without the regexp: {got['split'].median:.2f} s, "
                f"{got['split'].median / ours.median:.2f}×; the regexp alone: "
                f"{got['match'].median:.2f} s)", round(scan.median / ours.median, 2), 0.7, True),
         Result(f"netdev ingest peak RSS (MB), {size_mb} MB capture", f"{ours.peak:.0f} MB",
@@ -75,7 +75,7 @@ def ping(work: Path, lines: int, runs: int) -> list[Result]:
         wrong = _ping_parse_check(path, want)
         parse = f"parse as the file's statistics: {'same' if not wrong else 'DIFFERENT: ' + wrong}"
         results += [
-            Result(f"ping ingest (s), {lines:,}-line file, {dialect}", f"ingest {_s(ours)}",
+            Result(f"ping ingest (s), {lines:,}-line file, {dialect}", f"ingest {sample_text(ours)}",
                    parse, round(ours.median, 2) if not wrong else float("inf"), 5.0, False),
             Result(f"ping ingest peak RSS (MB), {lines:,}-line file, {dialect}",
                    f"{ours.peak:.0f} MB", "whole process, imports included",
@@ -113,11 +113,11 @@ def builds(work: Path, runs: int) -> list[Result]:
                    ok=(0, 3))
     noop = command(make_docs, runs=runs, env=env, ok=(0, 3))
     return [
-        Result("full build from an empty warehouse", f"make docs {_s(full)}",
-               f"bare script {_s(bare)}", round(full.median / bare.median, 2), 1.5, False),
-        Result("no-op rebuild, share of a full build", f"make docs again {_s(noop)}",
+        Result("full build from an empty warehouse", f"make docs {sample_text(full)}",
+               f"bare script {sample_text(bare)}", round(full.median / bare.median, 2), 1.5, False),
+        Result("no-op rebuild, share of a full build", f"make docs again {sample_text(noop)}",
                f"full build {full.median:.2f} s", round(noop.median / full.median, 3), 0.10, False),
-        Result("no-op rebuild (s)", f"make docs again {_s(noop)}", "",
+        Result("no-op rebuild (s)", f"make docs again {sample_text(noop)}", "",
                round(noop.median, 2), 2.0, False),
     ]
 
@@ -157,16 +157,16 @@ def disk(work: Path, builds: int) -> list[Result]:
 def startup(runs: int) -> list[Result]:
     dagster = child("import_module_timed", "dagster", runs=runs)
     ours = child("import_module_timed", "pipeline.definitions", runs=runs)
-    return [Result("start-up: import pipeline.definitions", f"{_s(ours)}",
-                   f"import dagster {_s(dagster)}", round(ours.median / dagster.median, 2), 2.0,
+    return [Result("start-up: import pipeline.definitions", f"{sample_text(ours)}",
+                   f"import dagster {sample_text(dagster)}", round(ours.median / dagster.median, 2), 2.0,
                    False)]
 
 
-def _scale_tree(work: Path, campaigns: int, size_mb: int) -> Path:
-    """A tree of ``campaigns`` deployment campaigns, each one /proc/net/dev capture of
-    ``size_mb`` (one generated file, hard-linked into every campaign: the same bytes, a raw
-    file of its own in each)."""
-    tree = work / f"scale-{campaigns}x{size_mb}MB"
+def scale_tree(work: Path, campaigns: int, size_mb: int, tree: Path | None = None) -> Path:
+    """A tree (``tree``, or one under ``work``) of ``campaigns`` deployment campaigns, each one
+    /proc/net/dev capture of ``size_mb`` (one generated file, hard-linked into every campaign:
+    the same bytes, a raw file of its own in each)."""
+    tree = tree or work / f"scale-{campaigns}x{size_mb}MB"
     capture = work / f"capture-{size_mb}MB.netdev"
     if not capture.exists():
         generate.netdev_capture(capture, size_mb * 10**6)
@@ -189,14 +189,14 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
     has one thread in both (a step per core). The raw layers they leave must be equal."""
     from pipeline.orchestration.raw_digest import raw_digest
     from pipeline.project import Project
-    tree = _scale_tree(work, campaigns, size_mb)
+    tree = scale_tree(work, campaigns, size_mb)
     home = work / "scale-dagster-home"
 
     def fresh():
         for name in (".warehouse", "site", ".site-builds"):
             shutil.rmtree(tree / name, ignore_errors=True)
 
-    argv = [sys.executable, "-m", "pipeline.commands.scale_out"]
+    argv = [sys.executable, "-m", "pipeline.commands.scale_out", "--raw-only"]
     env = {"INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": str(home),
            "INTERCONNECT_PARSE_THREADS": "1"}
     # One Dagster instance for every run, as a user has one (make dev, make docs): created and
@@ -224,9 +224,9 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
     if write_csv:
         _write_scale_out(configs, samples, same, campaigns, size_mb)
     return [Result(f"parallel ingest, {campaigns} campaigns × {size_mb} MB netdev",
-                   f"multiprocess executor, 2 processes, 1 DuckDB thread a step: {_s(multi)}; "
+                   f"multiprocess executor, 2 processes, 1 DuckDB thread a step: {sample_text(multi)}; "
                    f"raw layers {'identical' if same else '**differ**'}",
-                   f"in-process, 1 DuckDB thread: {_s(serial)} (in-process with every core "
+                   f"in-process, 1 DuckDB thread: {sample_text(serial)} (in-process with every core "
                    f"for DuckDB: {samples['in_process_all_cores'].median:.2f} s)",
                    round(ratio, 2), 1.6, True)]
 
@@ -265,4 +265,4 @@ def _write_scale_out(configs: dict, samples: dict, same: bool, campaigns: int,
                           f"make bench (bench/targets.py, parallel) on {cores} cores, Python "
                           f"{platform.python_version()}, DuckDB "
                           f"{duckdb.__version__}: wall time of "
-                          f"python -m pipeline.commands.scale_out from an empty raw store"])
+                          f"python -m pipeline.commands.scale_out --raw-only from an empty raw store"])

@@ -55,8 +55,12 @@ def built(tmp_path_factory):
 
 
 def warehouse(project):
+    """The test build's warehouse, read-only, with every campaign's file and the template's
+    attached (READ_ONLY) under their schemas' names, as a page's render sees them."""
     import duckdb
-    return duckdb.connect(str(project.root / ".warehouse" / "test.duckdb"), read_only=True)
+    from pipeline.warehouse.campaign_files import attach_all
+    path = project.root / ".warehouse" / "test.duckdb"
+    return attach_all(duckdb.connect(str(path), read_only=True), path)
 
 
 @pytest.fixture

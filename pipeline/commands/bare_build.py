@@ -9,6 +9,7 @@ from __future__ import annotations
 from pipeline.util.sql import q
 from pipeline.warehouse import page_sources
 from pipeline.warehouse.campaign import raw_tables
+from pipeline.warehouse.campaign_files import attach_all
 from pipeline.warehouse.catalog import write_catalog
 from pipeline.warehouse.schemas import replace_view
 from pipeline.warehouse.steps import (
@@ -21,8 +22,8 @@ from pipeline.warehouse.steps import (
     load_references,
     run_tests,
     scan,
-    statuses,
 )
+from pipeline.warehouse.unions import statuses
 
 
 def ingest_tree(layout: Layout, log=None) -> list[str]:
@@ -78,8 +79,10 @@ def build_after_pages(con, layout: Layout) -> None:
 
 
 def build_warehouse(con, layout: Layout) -> dict:
-    """Every table the site reads, built in ``con`` without rendering a page; returns each
-    campaign's outcome."""
+    """Every table the site reads, built in ``con`` without rendering a page, with each
+    campaign's file attached to it after (campaign_files.attach_all); returns each campaign's
+    outcome."""
     outcomes = build_before_pages(con, layout)
     build_after_pages(con, layout)
+    attach_all(con, layout.project.warehouse)
     return outcomes

@@ -157,9 +157,12 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         print(record["summary"], file=sys.stderr)
         return int(record["exit_code"])
+    only = None
     if "--force" in args:       # keep no campaign table either (pipeline/warehouse/keep.py)
         from pipeline.warehouse.keep import REBUILD_ENV
         os.environ[REBUILD_ENV] = "all"
+    else:                       # only what changed, when only campaign folders did
+        only = build_key.campaigns_to_build(project, inputs)
     build_key.forget(project)
     checkpoint("build:starting")    # decided to build, nothing built yet (tests stop here)
     from pipeline.commands.in_process import (
@@ -170,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         verbose = "--verbose" in args or os.environ.get("V", "") not in ("", "0")
         outcome = build(project, raise_on_error=False, site="--no-site" not in args,
-                        instance=instance, log_level="DEBUG" if verbose else "CRITICAL")
+                        instance=instance, log_level="DEBUG" if verbose else "CRITICAL",
+                        only=only)
     except KeyboardInterrupt:
         return _interrupted(project, before, signals.seen())
     except Exception as exc:  # noqa: BLE001 - reported, then a non-zero exit

@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from pipeline.ingest.digest import folder_digest
+from pipeline.ingest.scan import campaign_folders
 from pipeline.project import REPO_ROOT, Project
 from pipeline.publish.figures.baseline import LEDGER
 from pipeline.publish.site import tree_digest
@@ -62,7 +63,13 @@ def _file(path: Path) -> str:
 
 
 def inputs_key(project: Project, args: list[str]) -> dict:
-    return {"root": str(project.root), "raw_data": folder_digest(project.raw_data), "sql": folder_digest(project.sql),
+    folders = campaign_folders(project.raw_data) if project.raw_data.is_dir() else []
+    return {"root": str(project.root), "raw_data": folder_digest(project.raw_data),
+            # raw_data/ outside the campaign folders, and each campaign folder (campaigns_to_build)
+            "raw_data_rest": folder_digest(project.raw_data,
+                                           frozenset(f"{area}/{name}" for area, name, _ in folders)),
+            "campaigns": {name: folder_digest(folder) for _, name, folder in folders},
+            "sql": folder_digest(project.sql),
             "templates": folder_digest(project.templates), "mkdocs": _file(project.mkdocs_yml),
             "publish_config": _file(project.publish_config),
             "code": package_digest(CODE), "python": sys.version, "libraries": _versions(),
@@ -85,18 +92,39 @@ def outputs_key(project: Project) -> dict:
 def unchanged(project: Project, inputs: dict) -> dict | None:
     """The last build's record when nothing it read (``inputs``, from ``inputs_key``) or left
     behind has changed since."""
-    path = record_path(project)
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict):        # derived state: a record that is not one is none
-        return None
-    if record.get("inputs") != inputs:
+    record = _record(project)       # derived state: a record that is not one is none
+    if record is None or record.get("inputs") != inputs:
         return None
     if record.get("outputs") != outputs_key(project):
         return None
     return record
+
+
+def campaigns_to_build(project: Project, inputs: dict) -> list[str] | None:
+    """The campaigns whose folder was added or changed since the last successful build, when
+    nothing else that build read or left behind changed (none when a campaign was only
+    removed); None, meaning every campaign, when anything else changed or no build is on
+    record (call before ``forget``)."""
+    record = _record(project)
+    if record is None or record.get("outputs") != outputs_key(project):
+        return None
+    before = record.get("inputs")
+    if not isinstance(before, dict):
+        return None
+    rest = ("raw_data", "campaigns")
+    if {k: v for k, v in before.items() if k not in rest} != \
+            {k: v for k, v in inputs.items() if k not in rest}:
+        return None
+    old = before.get("campaigns") if isinstance(before.get("campaigns"), dict) else {}
+    return sorted(c for c, d in inputs["campaigns"].items() if old.get(c) != d)
+
+
+def _record(project: Project) -> dict | None:
+    try:
+        record = json.loads(record_path(project).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def forget(project: Project) -> None:

@@ -103,7 +103,7 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
     per_campaign = [e for m in layout.plan.campaign for e in mats.get(m.name, [])]
     tables, kept = _sum(per_campaign, "campaigns"), _sum(per_campaign, "kept")
     r.phases.append(f"models: {len(built)} SQL models built (in {len(campaigns)} campaign "
-                    f"schema(s) and the shared tables); campaign tables: {tables - kept} built, "
+                    f"file(s) and the shared tables); campaign tables: {tables - kept} built, "
                     f"{kept} kept (inputs unchanged)")
     checks = con.execute("select campaign, check_name, passed, first_rows from meta_check_results "
                          "order by campaign nulls first, check_name").fetchall()

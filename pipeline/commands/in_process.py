@@ -28,6 +28,7 @@ class BuildResult:
     result: object                       # Dagster's ExecuteInProcessResult
     withheld: dict[str, list[dict]] = field(default_factory=dict)   # campaign -> reasons
     campaigns: list[str] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)        # the campaign partitions of the run
 
     @property
     def exit_code(self) -> int:
@@ -51,13 +52,26 @@ def _withheld(project: Project) -> dict[str, list[dict]]:
     return {c: json.loads(r or "[]") for c, r in rows}
 
 
+def run_range(ordered: list[str], only: list[str] | None) -> list[str]:
+    """The campaign partitions a run covers: every one; or, given the campaigns that changed
+    (``only``), the consecutive ones from the first of them to the last (the last campaign
+    alone when none did: a removal, whose effect on the others' pages is checked then)."""
+    if only is None or not ordered:
+        return ordered
+    at = [ordered.index(c) for c in only if c in ordered]
+    return ordered[min(at):max(at) + 1] if at else ordered[-1:]
+
+
 def build(project: Project, raise_on_error: bool = True, site: bool = True,
-          instance: DagsterInstance | None = None, log_level: str = "WARNING") -> BuildResult:
-    """Materialize every asset (without the mkdocs site when ``site`` is false); Dagster's
-    console log shows ``log_level`` and above."""
+          instance: DagsterInstance | None = None, log_level: str = "WARNING",
+          only: list[str] | None = None) -> BuildResult:
+    """Materialize every asset (without the mkdocs site when ``site`` is false) over every
+    campaign, or over the range of those in ``only`` (run_range); Dagster's console log
+    shows ``log_level`` and above."""
     defs = build_definitions(project)
     instance = instance or DagsterInstance.ephemeral()
-    ordered = sync_campaign_folders(instance, project.raw_data)
+    every = sync_campaign_folders(instance, project.raw_data)
+    ordered = run_range(every, only)
     graph = defs.resolve_asset_graph()
     selection = AssetSelection.all()
     if not site:
@@ -72,7 +86,7 @@ def build(project: Project, raise_on_error: bool = True, site: bool = True,
             instance=instance, raise_on_error=raise_on_error, asset_selection=list(keys),
             tags=tags, run_config={"loggers": {"console": {"config": {"log_level": log_level}}}})
     withheld = _withheld(project) if result.success else {}
-    return BuildResult(result.success, result, withheld, ordered)
+    return BuildResult(result.success, result, withheld, every, ordered)
 
 
 def copy_tree(src: Path, dest: Path) -> Project:

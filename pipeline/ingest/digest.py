@@ -30,8 +30,9 @@ def _entry(path: Path) -> str:
     return f"special:{stat.S_IFMT(st.st_mode)}"
 
 
-def folder_digest(folder: Path) -> str | None:
-    """The digest of ``folder`` (None when it does not exist)."""
+def folder_digest(folder: Path, skip: frozenset[str] = frozenset()) -> str | None:
+    """The digest of ``folder`` (None when it does not exist), without the folders whose path
+    relative to it is in ``skip``."""
     if not folder.is_dir():
         return None
     h = hashlib.sha256()
@@ -40,7 +41,8 @@ def folder_digest(folder: Path) -> str | None:
         base = Path(dirpath)
         # a linked folder is an entry (its target text), never walked into
         links = [d for d in dirnames if (base / d).is_symlink()]
-        dirnames[:] = sorted(d for d in dirnames if d not in links)
+        dirnames[:] = sorted(d for d in dirnames if d not in links
+                             and (base / d).relative_to(folder).as_posix() not in skip)
         for name in [*filenames, *links]:
             p = base / name
             entries.append((p.relative_to(folder).as_posix(), p))

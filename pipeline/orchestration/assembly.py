@@ -38,12 +38,18 @@ class AssetGraph:
     docs: list
 
 
+def data_assets(layout: Layout) -> tuple[list, list, dict[str, list[str]]]:
+    """The raw and SQL assets of the tree (no page: templates/ is not read), and the table map."""
+    raw, tables = raw_assets(layout)
+    models, tables = sql_assets(layout, tables)
+    return _single_run(raw), _single_run(models), tables
+
+
 def asset_graph(project: Project) -> AssetGraph:
     """The graph of the tree as it is now (discovered again on every call)."""
     layout = Layout(project)
-    raw, tables = raw_assets(layout)
-    models, tables = sql_assets(layout, tables)
-    return AssetGraph(_single_run(raw), _single_run(models), _single_run(doc_assets(layout, tables)))
+    raw, models, tables = data_assets(layout)
+    return AssetGraph(raw, models, _single_run(doc_assets(layout, tables)))
 
 
 @lru_cache(maxsize=1)

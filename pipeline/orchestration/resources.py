@@ -11,6 +11,8 @@ from dagster import ConfigurableResource
 
 from pipeline.project import Project
 from pipeline.util.lock import ingest_lock, writer_lock
+from pipeline.warehouse import campaign_files
+from pipeline.warehouse.schemas import drop_legacy_schemas
 from pipeline.warehouse.steps import Layout
 
 
@@ -40,6 +42,14 @@ class Warehouse(ConfigurableResource):
             yield
 
     @contextmanager
+    def building(self, campaign: str | None) -> Iterator[None]:
+        """Held while one campaign's own file (the template's when None) is written: the build
+        locks shared, that file's lock exclusively (pipeline/util/lock.py, ingest_lock)."""
+        with ingest_lock(self.project.root, Path(self.db_path),
+                         campaign_files.lock_of(Path(self.db_path), campaign)):
+            yield
+
+    @contextmanager
     def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
         self.lock()
         path = Path(self.db_path)
@@ -47,6 +57,7 @@ class Warehouse(ConfigurableResource):
         con = duckdb.connect(str(path))
         try:
             con.execute("set enable_progress_bar = false")
+            drop_legacy_schemas(con)
             yield con
         finally:
             con.close()

@@ -1,5 +1,6 @@
-"""The raw layer on several processes or machines: ``ingest_campaigns``, the job of the raw
-assets alone, with the executor that ``INTERCONNECT_EXECUTOR`` names.
+"""The campaigns on several processes or machines: ``build_campaigns``, the job of the raw layer,
+the reference data and the campaign models (``ingest_campaigns``: the raw layer alone), with the
+executor that ``INTERCONNECT_EXECUTOR`` names.
 
 - ``in_process`` (default): every step in the launching process, one after another;
 - ``multiprocess`` or ``multiprocess:N``: each step in its own process, N at a time (default:
@@ -8,13 +9,15 @@ assets alone, with the executor that ``INTERCONNECT_EXECUTOR`` names.
   (e.g. ``redis://10.0.0.5:6379/0``), workers started on any machine that sees the same tree,
   raw store and Dagster instance (``dagster-celery worker start``; see the Scaling out page).
 
-Each campaign is its own step (pipeline/orchestration/raw_assets.py) and writes only its own folder of the raw
-store, so steps need no shared writer; ``INTERCONNECT_PARSE_THREADS`` gives each step's DuckDB
-that many threads (one per step when a step runs on every core). The warehouse and the pages
-are then built by ``make docs``, which finds every file parsed and parses nothing again.
+Each campaign is its own step, twice: its raw files (pipeline/orchestration/raw_assets.py), written
+to its own folder of the raw store, then its models (pipeline/orchestration/campaign_model_assets.py),
+written to its own DuckDB file; so steps need no shared writer. ``INTERCONNECT_PARSE_THREADS``
+gives each parse step's DuckDB that many threads (one per step when a step runs on every core).
+The comparison models and the pages are then built by ``make docs``, which finds every file
+parsed and every campaign's models built from the same inputs, and builds neither again.
 
-``reconstructable(ingest_job)`` is what an out-of-process executor needs: each step's process
-(or worker) calls ``ingest_job`` again to find its step.
+``reconstructable(campaigns_job)`` is what an out-of-process executor needs: each step's process
+(or worker) calls it again to find its step.
 """
 from __future__ import annotations
 
@@ -27,6 +30,15 @@ import os
 EXECUTOR_ENV = "INTERCONNECT_EXECUTOR"
 BROKER_ENV = "INTERCONNECT_CELERY_BROKER"
 JOB = "ingest_campaigns"
+MODELS_JOB = "build_campaigns"
+# "0": the run is the raw layer alone (set by the command before the forkserver starts, so the
+# forkserver builds the job the steps will look for)
+RAW_ONLY_ENV = "INTERCONNECT_SCALE_OUT_RAW_ONLY"
+
+
+def the_job():
+    """The job this process's runs use: ``ingest_campaigns`` when RAW_ONLY_ENV is "1"."""
+    return ingest_job() if os.environ.get(RAW_ONLY_ENV) == "1" else campaigns_job()
 PRELOAD = "pipeline.orchestration.scale_out_preload"
 
 
@@ -61,34 +73,59 @@ _built: dict[tuple, object] = {}
 def ingest_job():
     """The raw layer's job over the campaign partitions, with the chosen executor (built once
     per process and setting: a step's process forked from the forkserver finds it built)."""
+    return _cached(False)
+
+
+def campaigns_job():
+    """The raw layer, the reference data and the campaign models, over the campaign partitions."""
+    return _cached(True)
+
+
+def _cached(models: bool):
     from pipeline.project import Project
-    key = (os.environ.get(EXECUTOR_ENV), os.environ.get(BROKER_ENV), str(Project.from_env().root))
+    key = (models, os.environ.get(EXECUTOR_ENV), os.environ.get(BROKER_ENV),
+           str(Project.from_env().root))
     if key not in _built:
-        _built[key] = _job()
+        _built[key] = _job(models)
     return _built[key]
 
 
-def _job():
-    from dagster import AssetSelection, Definitions, define_asset_job
+def _job(models: bool):
+    from dagster import AssetKey, AssetSelection, Definitions, define_asset_job
 
+    from pipeline.orchestration.assembly import data_assets
     from pipeline.orchestration.raw_assets import raw_layer_asset
     from pipeline.orchestration.resources import Warehouse
     from pipeline.project import Project
     from pipeline.warehouse.steps import Layout
     project = Project.from_env()
     layout = Layout(project)
-    raw = raw_layer_asset(list(layout.formats.values()))
-    job = define_asset_job(JOB, selection=AssetSelection.assets(raw), executor_def=executor(),
-                           description="Scan and parse every campaign of the run, a step per "
-                                       "campaign (the raw layer alone).")
-    defs = Definitions(assets=[raw], jobs=[job],
+    if models:
+        raw, sql, _ = data_assets(layout)
+        assets = [*raw, *sql]
+        plan = layout.plan
+        keys = [k for a in raw for k in a.keys if k.path[-1] not in layout.reference_tables]
+        keys += [AssetKey(m.name) for m in plan.campaign]
+        name, selection = MODELS_JOB, AssetSelection.assets(*keys)
+        description = ("Every campaign of the run: its raw files parsed and its models built, a "
+                       "step per campaign for each (the reference data is built first by the "
+                       "launcher: python -m pipeline.commands.scale_out).")
+    else:
+        assets = [raw_layer_asset(list(layout.formats.values()))]
+        name, selection = JOB, AssetSelection.assets(assets[0])
+        description = ("Scan and parse every campaign of the run, a step per campaign (the raw "
+                       "layer alone).")
+    job = define_asset_job(name, selection=selection, executor_def=executor(),
+                           description=description)
+    defs = Definitions(assets=assets, jobs=[job],
                        resources={"warehouse": Warehouse.for_project(project)})
-    return defs.resolve_job_def(JOB)
+    return defs.resolve_job_def(name)
 
 
 def run(instance, campaigns: list[str] | None = None):
-    """Ingest ``campaigns`` (default: every campaign folder) in one run of ``ingest_campaigns``
-    recorded in ``instance`` (a persistent one: out-of-process steps report to it)."""
+    """Build ``campaigns`` (default: every campaign folder) in one run of ``build_campaigns``
+    (``ingest_campaigns`` when RAW_ONLY_ENV is "1") recorded in ``instance`` (a persistent one:
+    out-of-process steps report to it)."""
     from dagster import execute_job, reconstructable
 
     from pipeline.ingest.runner import parse_config
@@ -105,9 +142,31 @@ def run(instance, campaigns: list[str] | None = None):
     tags = range_tags(chosen)
     if campaigns is not None and len(chosen) != len(range_of(instance, chosen)):
         raise ValueError("the campaigns must be consecutive partitions")
-    with execute_job(reconstructable(ingest_job), instance=instance, tags=tags) as result:
+    if os.environ.get(RAW_ONLY_ENV) != "1":
+        build_reference()
+    with execute_job(reconstructable(the_job), instance=instance, tags=tags) as result:
         return result.success, [e.step_key for e in result.all_events
                                 if e.event_type_value == "STEP_SUCCESS"]
+
+
+def build_reference() -> None:
+    """The reference tables and models, in this process, under the build locks held for this
+    alone: the campaign steps (in other processes, on other machines) then take them shared."""
+    import duckdb
+
+    from pipeline.project import Project
+    from pipeline.util.lock import scoped_writer_lock
+    from pipeline.warehouse.steps import Layout, build_reference_models, load_references
+    project = Project.from_env()
+    layout = Layout(project)
+    with scoped_writer_lock(project.root, project.warehouse):
+        project.warehouse.parent.mkdir(parents=True, exist_ok=True)
+        con = duckdb.connect(str(project.warehouse))
+        try:
+            load_references(con, layout)
+            build_reference_models(con, layout)
+        finally:
+            con.close()
 
 
 def _workers_answer(broker: str, timeout_s: float = 5.0) -> None:

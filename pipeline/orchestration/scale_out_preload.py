@@ -11,7 +11,7 @@ import pandas  # noqa: F401 - the parsers' frames (imported where used, not with
 
 from pipeline.orchestration import scale_out
 
-scale_out.ingest_job()      # cached: the steps' processes find the job built
+scale_out.the_job()      # cached: the steps' processes find the job built
 
 
 def _instance_as_a_step_builds_it() -> None:

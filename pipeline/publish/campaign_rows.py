@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from pipeline.util.hashing import sha256_of_parts
 from pipeline.util.sql import q
-from pipeline.warehouse.schemas import objects
+from pipeline.warehouse.schemas import home, objects
 
 
 def comparison_marts(con, schema: str, marts) -> list[str]:
@@ -23,10 +23,21 @@ def comparison_marts(con, schema: str, marts) -> list[str]:
     if not missing:
         return []
     found = con.execute(
-        "select distinct table_name from duckdb_columns() where database_name <> 'temp' "
+        "select distinct table_name from duckdb_columns() where database_name = ? "
         "and schema_name = 'main' and column_name = 'campaign' and list_contains(?, table_name)",
-        [missing]).fetchall()
+        [home(con), missing]).fetchall()
     return sorted(name for (name,) in found)
+
+
+def reads_comparison(con, marts) -> bool:
+    """Whether any of ``marts`` compares campaigns: a table of the warehouse's ``main`` with a
+    campaign column (a campaign's own tables are views there, of every campaign's rows), whose
+    rows for one campaign can change when another campaign does."""
+    return bool(con.execute(
+        "select count(*) from duckdb_columns() c join duckdb_tables() t using "
+        "(database_name, schema_name, table_name) where c.database_name = ? and "
+        "c.schema_name = 'main' and c.column_name = 'campaign' and list_contains(?, c.table_name)",
+        [home(con), sorted(set(marts))]).fetchone()[0])
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from pipeline.publish.docs_swap import group_files
 from pipeline.util.hashing import package_digest, sha256_of_parts
 from pipeline.util.sql import q
 from pipeline.warehouse import keep
+from pipeline.warehouse.schemas import home_main
 
 DIGESTS = "meta_page_digests"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ def files_digest(root: Path, slug: str) -> str:
 
 
 def _ensure(con) -> None:
-    con.execute(f"create table if not exists main.{q(DIGESTS)} "
+    con.execute(f"create table if not exists {home_main(con)}.{q(DIGESTS)} "
                 f"(page varchar primary key, inputs varchar, files varchar)")
 
 
@@ -86,7 +87,7 @@ def can_keep(con, docs: Path, slug: str, inputs: str | None) -> bool:
     if inputs is None or keep.rebuild_all():
         return False
     _ensure(con)
-    row = con.execute(f"select inputs, files from main.{q(DIGESTS)} where page = ?",
+    row = con.execute(f"select inputs, files from {home_main(con)}.{q(DIGESTS)} where page = ?",
                       [slug]).fetchone()
     return row is not None and row[0] == inputs and row[1] == files_digest(docs, slug)
 
@@ -95,7 +96,7 @@ def record(con, slug: str, inputs: str | None, staged: Path) -> None:
     """After ``slug`` rendered into ``staged``: what it was rendered from and what it wrote
     (nothing is recorded without an inputs digest, so it is never kept)."""
     _ensure(con)
-    con.execute(f"delete from main.{q(DIGESTS)} where page = ?", [slug])
+    con.execute(f"delete from {home_main(con)}.{q(DIGESTS)} where page = ?", [slug])
     if inputs is not None:
-        con.execute(f"insert into main.{q(DIGESTS)} values (?, ?, ?)",
+        con.execute(f"insert into {home_main(con)}.{q(DIGESTS)} values (?, ?, ?)",
                     [slug, inputs, files_digest(staged, slug)])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 
+from pipeline.ingest.scan import campaign_folders
 from pipeline.project import AREA_OF_KIND
 from pipeline.publish import campaign_rows, markdown
 from pipeline.publish import page_keep
@@ -23,10 +24,15 @@ from pipeline.publish.figures.site_ledger import (
 from pipeline.publish.published import published_in
 from pipeline.util.faults import checkpoint
 from pipeline.util.sql import q
-from pipeline.warehouse import page_sources
-from pipeline.warehouse.campaign import campaign_status
+from pipeline.warehouse import campaign_files, page_sources, unions
 from pipeline.warehouse.lineage import Lineage
-from pipeline.warehouse.schemas import campaign_schema, reset_search_path, set_search_path
+from pipeline.warehouse.schemas import (
+    campaign_schema,
+    home,
+    home_main,
+    reset_search_path,
+    set_search_path,
+)
 
 
 def write_staged(staged, rel: str, data) -> None:
@@ -105,20 +111,20 @@ def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, s
 
 def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc: Exception) -> dict:
     """A campaign whose page cannot be rendered is withheld like one whose check failed: what
-    was staged for it is removed, and its status (in its schema and in the catalog) says why,
-    so the build names it and exits 3 while every other page is published."""
+    was staged for it is removed, and its status (in the warehouse, and in the catalog when it
+    is there already) says why, so the build names it and exits 3 while every other page is
+    published."""
     slug = page.slug(campaign)
     (staged / f"{slug}.md").unlink(missing_ok=True)
     shutil.rmtree(staged / slug, ignore_errors=True)
     unstage_figures(staged, slug)
     reason = {"kind": "page", "subject": f"templates/{page.template.name}",
               "detail": f"the page could not be rendered: {type(exc).__name__}: {exc}"}
-    tables = [f"{q(campaign_schema(campaign))}.meta_campaign_status"]
+    unions.page_withheld(con, campaign, reason)
     # the catalog copies every campaign's status into main; when it already has, update it too
-    if con.execute("select count(*) from duckdb_tables() where schema_name = 'main' and "
-                   "table_name = 'meta_campaign_status'").fetchone()[0]:
-        tables.append("main.meta_campaign_status")
-    for table in tables:
+    if con.execute("select count(*) from duckdb_tables() where database_name = ? and schema_name "
+                   "= 'main' and table_name = 'meta_campaign_status'", [home(con)]).fetchone()[0]:
+        table = f"{home_main(con)}.meta_campaign_status"
         row = con.execute(f"select reasons from {table} where campaign = ?", [campaign]).fetchone()
         reasons = json.loads(row[0] or "[]") if row else []
         con.execute(f"update {table} set status = 'withheld', reasons = ? where campaign = ?",
@@ -126,12 +132,52 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
     return reason
 
 
+def _own_status(con, campaign: str) -> dict | None:
+    """{status, area, reasons} as the campaign's own file (attached) says."""
+    rows = con.execute(f"select status, area, reasons from {q(campaign_schema(campaign))}."
+                       f"meta_campaign_status").fetchall()
+    if not rows:
+        return None
+    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}
+
+
+def _render_published(con, project, page, charts, staged, campaign: str, template: str,
+                      appendix: str, marts: list[str], lineage, env, inventory, log) -> str:
+    """One published campaign's page (its file attached): 'kept', 'written' or 'withheld'."""
+    slug = page.slug(campaign)
+    compared = campaign_rows.comparison_marts(con, campaign_schema(campaign), marts)
+    with campaign_rows.scoped(con, compared, campaign):
+        inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
+                                         appendix, slug, campaign_rows.rows_digest(con, compared))
+        if page_keep.can_keep(con, project.docs, slug, inputs):
+            return "kept"
+        set_search_path(con, campaign_schema(campaign))
+        try:
+            render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
+                        inventory=inventory)
+        except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
+            reset_search_path(con)
+            reason = withhold_unrenderable(con, page, staged, campaign, exc)
+            render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
+            if log is not None:
+                log.error(f"campaign {campaign} withheld: {reason['detail']}")
+            return "withheld"
+        finally:
+            reset_search_path(con)
+    page_keep.record(con, slug, inputs, staged)
+    unions.page_withheld(con, campaign, None)
+    return "written"
+
+
 def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart], staged,
                           campaigns: list[str], inventory: set[str] = frozenset(),
                           log=None) -> tuple[list[str], list[str], list[str]]:
     """The page of each of ``campaigns`` of the page's kind; returns (written, withheld, kept):
     a published campaign's page whose inputs and docs/ files are those of its last render is
-    kept as docs/ has it (pipeline/publish/page_keep.py)."""
+    kept as docs/ has it (pipeline/publish/page_keep.py). The other published campaigns (a run
+    over some campaigns) are kept too, unless the page shows rows of a table that compares
+    campaigns: their rows may have changed with the run's campaigns, so each of those pages is
+    checked the same way, and rendered when they did."""
     area = AREA_OF_KIND[page.per_campaign]
     written, withheld, kept = [], [], []
     lineage = Lineage(project.sql)
@@ -139,36 +185,23 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
     template = page_keep.templates_digest(env, project.templates, page.template.name)
     appendix = pages_mod.appendix_of(project.docs)
     marts = [*page.marts, *(m for c in charts for m in c.marts)]
-    for campaign in campaigns:
-        status = campaign_status(con, campaign)
-        if status is None or status["area"] != area:
-            continue
-        slug = page.slug(campaign)
-        if status["status"] != "published":
-            render_withheld(con, project, page, staged, campaign, status)
-            withheld.append(campaign)
-            continue
-        compared = campaign_rows.comparison_marts(con, campaign_schema(campaign), marts)
-        with campaign_rows.scoped(con, compared, campaign):
-            inputs = page_keep.inputs_digest(con, campaign_schema(campaign), marts, template,
-                                             appendix, slug, campaign_rows.rows_digest(con, compared))
-            if page_keep.can_keep(con, project.docs, slug, inputs):
-                kept.append(campaign)
+    # the campaigns outside the run (those the last join saw that still have a folder)
+    current = {name for _, name, _ in campaign_folders(project.raw_data)}
+    others = [c for c, s in unions.statuses(con).items() if c not in set(campaigns)
+              and c in current and s["area"] == area and s["status"] == "published"]
+    if not campaign_rows.reads_comparison(con, marts):
+        kept.extend(others)
+        others = []
+    for campaign in [*campaigns, *others]:
+        with campaign_files.attached(con, project.warehouse, [campaign]) as have:
+            status = _own_status(con, campaign) if have else None
+            if status is None or status["area"] != area:
                 continue
-            set_search_path(con, campaign_schema(campaign))
-            try:
-                render_page(con, project, page, charts, staged, campaign, lineage=lineage, env=env,
-                            inventory=inventory)
-            except Exception as exc:  # noqa: BLE001 - one campaign's page never blocks the rest
-                reset_search_path(con)
-                reason = withhold_unrenderable(con, page, staged, campaign, exc)
-                render_withheld(con, project, page, staged, campaign, {"reasons": [reason]})
-                if log is not None:
-                    log.error(f"campaign {campaign} withheld: {reason['detail']}")
+            if status["status"] != "published":
+                render_withheld(con, project, page, staged, campaign, status)
                 withheld.append(campaign)
                 continue
-            finally:
-                reset_search_path(con)
-        page_keep.record(con, slug, inputs, staged)
-        written.append(campaign)
+            outcome = _render_published(con, project, page, charts, staged, campaign, template,
+                                        appendix, marts, lineage, env, inventory, log)
+        {"written": written, "withheld": withheld, "kept": kept}[outcome].append(campaign)
     return written, withheld, kept

@@ -142,6 +142,30 @@ def writer_lock(root: Path, db_path: Path, timeout_s: float | None = None) -> No
 
 
 @contextmanager
+def scoped_writer_lock(root: Path, db_path: Path, timeout_s: float | None = None) -> Iterator[None]:
+    """The build locks, exclusively, for the block only (a launcher that writes the warehouse
+    before the steps it starts take them shared: pipeline/orchestration/scale_out.py). Nothing
+    is taken that this process already holds."""
+    timeout_s = _timeout(timeout_s)
+    deadline = time.monotonic() + timeout_s
+    fds = []
+    try:
+        for path in lock_paths(root, db_path):
+            if str(path) in _held or _owned_by_ancestor(path):
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fds.append(fd)
+            _wait_flock(fd, fcntl.LOCK_EX, path, deadline, timeout_s)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+@contextmanager
 def reader_lock(root: Path, db_path: Path) -> Iterator[None]:
     """A shared hold on the build locks while a process that is not a build (the raw_data
     sensor) reads the warehouse: refused at once with BuildLockedError while a build holds

@@ -1,8 +1,8 @@
-"""Build one campaign's tables in its own schema and decide whether it is published.
+"""Build one campaign's tables in its own file and decide whether it is published.
 
-Inside ``"campaign:<name>"`` the raw tables are views of that campaign's Parquet files, every
-campaign model is rebuilt in dependency order with one connection, then the campaign's checks
-run. The campaign is *withheld* (absent from every cross-campaign table and page, its own page
+In the campaign's own DuckDB file (pipeline/warehouse/campaign_files.py), whose ``main`` schema
+the models see alone, the raw tables are views of that campaign's Parquet files, every campaign
+model is rebuilt in dependency order with one connection, then the campaign's checks run. The campaign is *withheld* (absent from every cross-campaign table and page, its own page
 a notice saying why) when its manifest is unusable, a model fails on its data, or a blocking
 check fails; otherwise it is published.
 """
@@ -20,13 +20,11 @@ from pipeline.ingest.store import (
     RawStore,
     typed_empty,
 )
-from pipeline.util.sql import q
+from pipeline.util.sql import literal, q
 from pipeline.warehouse import check_report, keep
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.schemas import (
-    campaign_schema,
     drop,
-    fresh_schema,
     objects,
     replace_view,
     reset_search_path,
@@ -52,6 +50,7 @@ class Outcome:
     failed_models: dict[str, str] = field(default_factory=dict)
     checks: list[dict] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)       # models whose table was kept as it was
+    digests: dict[str, str] = field(default_factory=dict)   # keep.py's, when computed
 
     def withhold(self, kind: str, subject: str, detail: str) -> None:
         self.status = "withheld"
@@ -85,9 +84,12 @@ def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
             con.unregister("_registry")
 
 
-def _reference_views(con, schema: str, reference_tables: list[str]) -> None:
+def _reference_views(con, schema: str, reference_tables: list[str], parquet) -> None:
+    """A view of each reference table's Parquet file (written by the reference step)."""
     for name in reference_tables:
-        con.execute(f"create or replace view {q(schema)}.{q(name)} as select * from main.{q(name)}")
+        path = parquet / f"{name}.parquet"
+        con.execute(f"create or replace view {q(schema)}.{q(name)} as "
+                    f"select * from read_parquet({literal(str(path))})")
 
 
 def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
@@ -99,33 +101,36 @@ def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
     return (problem, manifest) if status != "ok" else (None, None)
 
 
+SCHEMA = "main"      # a campaign's tables in its own file
+
+
 def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
-                   reference_tables: list[str], campaign: str | None,
+                   reference_tables: list[str], campaign: str | None, reference_parquet,
                    reference_digest: str | None = None) -> Outcome:
-    """(Re)build ``campaign``'s schema (the template when None); returns its outcome. Given
-    the reference data's digest, a model whose inputs are those its table was built from is
-    kept (pipeline/warehouse/keep.py); without it, or for the template, every table is new."""
-    schema = campaign_schema(campaign)
+    """(Re)build ``campaign``'s tables (the template's when None) in ``con``, its own file;
+    returns its outcome. Given the reference data's digest, a model whose inputs are those its
+    table was built from is kept (pipeline/warehouse/keep.py); without it, or for the
+    template, the caller opens a new file and every table is new."""
+    schema = SCHEMA
     out = Outcome(campaign)
     digests: dict[str, str] = {}
-    if campaign is None or reference_digest is None:
-        fresh_schema(con, schema)
-        before: dict = {}
-    else:
-        con.execute(f"create schema if not exists {q(schema)}")
-        before = {} if keep.rebuild_all() else keep.recorded(con, schema)
+    fresh = campaign is None or reference_digest is None
+    before = {} if fresh or keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
-    if campaign is not None and reference_digest is not None:
+    # (again) each time, as the raw views: they name files by path, which a moved tree changes
+    _reference_views(con, schema, reference_tables, reference_parquet)
+    if not fresh:
         macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None
+        raw = keep.raw_digest(con, schema)
         digests = keep.model_digests(plan.campaign, macros.read_text(encoding="utf-8")
                                      if macros is not None and macros.is_file() else "",
-                                     keep.raw_digest(con, schema), reference_digest,
-                                     set(reference_tables))
+                                     raw, reference_digest, set(reference_tables))
         digests[keep.CHECKS] = keep.checks_digest(plan.tests.get("campaign", []), digests)
         if keep.unchanged(before, digests) and _all_held(con, schema, plan, reference_tables):
-            return _kept_whole(con, schema, campaign, before)
+            out = _kept_whole(con, schema, campaign, before)
+            out.digests = {**digests, keep.RAW: raw}
+            return out
         _drop_strays(con, schema, plan, formats, reference_tables)
-    _reference_views(con, schema, reference_tables)
     problem, manifest = _manifest_problem(con, schema)
     if problem:
         out.withhold("manifest", manifest, problem)
@@ -163,6 +168,7 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     if digests:
         keep.record(con, schema, {name: digests[name] for name in [*out.rows, keep.CHECKS]},
                     out.rows)
+        out.digests = {**digests, keep.RAW: raw}
     return out
 
 
@@ -183,7 +189,7 @@ def _kept_whole(con, schema: str, campaign: str, before: dict) -> Outcome:
     cur = con.execute(f"select * from {q(schema)}.meta_check_results")
     names = [d[0] for d in cur.description]
     out.checks = [dict(zip(names, row)) for row in cur.fetchall()]
-    status = campaign_status(con, campaign) or {"status": "published", "reasons": []}
+    status = _status(con, schema) or {"status": "published", "reasons": []}
     kept_reasons = [r for r in status["reasons"] if r.get("kind") != "page"]
     for reason in kept_reasons:
         out.withhold(reason["kind"], reason["subject"], reason["detail"])
@@ -205,8 +211,8 @@ def _drop_strays(con, schema: str, plan: Plan, formats, reference_tables: list[s
 def _require_campaign_column(con, schema: str, model) -> None:
     """Every campaign table carries its campaign, so a union of campaigns stays separable."""
     cols = [r[0] for r in con.execute(
-        "select column_name from duckdb_columns() where schema_name = ? and table_name = ?",
-        [schema, model.name]).fetchall()]
+        "select column_name from duckdb_columns() where database_name = current_database() "
+        "and schema_name = ? and table_name = ?", [schema, model.name]).fetchall()]
     if "campaign" not in cols:
         raise models_mod.ModelError(f"{model.path}: a campaign model must output a 'campaign' "
                                     f"column (it has {', '.join(cols)})")
@@ -254,10 +260,9 @@ def _write_results(con, schema: str, out: Outcome) -> None:
                 f"(select max(area) from {q(schema)}.raw_campaigns)")
 
 
-def campaign_status(con, campaign: str) -> dict | None:
-    """{status, area, reasons} of one built campaign, from its schema; None when it has none."""
-    rows = con.execute(f"select status, area, reasons from "
-                       f"{q(campaign_schema(campaign))}.meta_campaign_status").fetchall()
+def _status(con, schema: str) -> dict | None:
+    """{status, area, reasons} of the campaign built in ``schema``; None when it has none."""
+    rows = con.execute(f"select status, area, reasons from {q(schema)}.meta_campaign_status").fetchall()
     if not rows:
         return None
     return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}

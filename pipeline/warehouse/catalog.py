@@ -14,15 +14,16 @@
 """
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from pipeline.ingest import reference
 from pipeline.ingest.scan import rejected_folders
 from pipeline.util.sql import q
-from pipeline.warehouse import column_notes
+from pipeline.warehouse import column_notes, unions
 from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.warehouse.lineage import file_sha
-from pipeline.warehouse.schemas import EVERY, TEMPLATE, campaign_schema, campaign_schemas
+from pipeline.warehouse.schemas import EVERY
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -53,7 +54,7 @@ def write_models(con, layout) -> None:
     _insert_rows(con, "meta_models", rows,
                   {"model": "VARCHAR", "layer": "VARCHAR", "scope": "VARCHAR", "grain": "VARCHAR",
                    "description": "VARCHAR", "sql_file": "VARCHAR", "upstreams": "VARCHAR"})
-    built = {m.name: ("main" if layout.plan.group(m.name) != "campaign" else TEMPLATE)
+    built = {m.name: ("main" if layout.plan.group(m.name) != "campaign" else EVERY)
              for m in layout.models if layout.plan.group(m.name) in ("reference", "campaign",
                                                                       "comparison", "inventory")
              and m not in layout.plan.after_catalog and m not in layout.plan.after_pages}
@@ -61,7 +62,8 @@ def write_models(con, layout) -> None:
     for name, schema in sorted(built.items()):
         parts.append(con.execute(
             "select table_name, column_name, column_index, data_type from duckdb_columns() "
-            "where schema_name = ? and table_name = ?", [schema, name]).df())
+            "where database_name = current_database() and schema_name = ? and table_name = ?",
+            [schema, name]).df())
     frame = pd.concat(parts) if parts else pd.DataFrame()
     if len(frame):
         notes = column_notes.describe(layout.models, list(zip(frame.table_name, frame.column_name)),
@@ -76,15 +78,14 @@ def write_models(con, layout) -> None:
 
 def write_checks_and_status(con, shared_results: list[dict]) -> None:
     import pandas as pd
-    parts = [pd.DataFrame(shared_results, columns=list(CHECK_COLUMNS))]
-    status = []
-    for campaign in campaign_schemas(con):
-        schema = q(campaign_schema(campaign))
-        parts.append(con.execute(f"select * from {schema}.meta_check_results").df())
-        status.append(con.execute(f"select * from {schema}.meta_campaign_status").df())
+    results = q(unions.RESULTS)
+    parts = [pd.DataFrame(shared_results, columns=list(CHECK_COLUMNS)),
+             con.execute(f"select * from {results}.{unions.CHECKS_TABLE} order by campaign, rowid").df()]
     checks = pd.concat([p for p in parts if len(p)]) if any(len(p) for p in parts) else parts[0]
     _insert_frame(con, "meta_check_results", checks, CHECK_COLUMNS)
-    frame = pd.concat(status) if status else pd.DataFrame(columns=list(STATUS_COLUMNS))
+    frame = pd.DataFrame([{"campaign": c, "area": s["area"], "status": s["status"],
+                           "reasons": json.dumps(s["reasons"], ensure_ascii=False)}
+                          for c, s in unions.statuses(con).items()], columns=list(STATUS_COLUMNS))
     _insert_frame(con, "meta_campaign_status", frame, STATUS_COLUMNS)
 
 

@@ -21,9 +21,11 @@ from pathlib import Path
 
 from pipeline.util.hashing import sha256_of, sha256_of_parts
 from pipeline.util.sql import q
+from pipeline.warehouse.schemas import located
 
 DIGESTS = "meta_model_digests"
 CHECKS = "#checks"          # the row of the campaign's checks in DIGESTS
+RAW = "#raw"                # the campaign's raw inputs (raw_digest), in an outcome's digests
 REBUILD_ENV = "INTERCONNECT_REBUILD"
 _CODE = Path(__file__).resolve().parent
 
@@ -74,9 +76,10 @@ def checks_digest(tests, digests: dict[str, str]) -> str:
 
 def recorded(con, schema: str) -> dict[str, tuple[str, int | None]]:
     """model -> (digest, rows) recorded when each table of the schema was last built."""
+    database, name = located(con, schema)
     cols = {r[0] for r in con.execute("select column_name from duckdb_columns() where "
-                                      "schema_name = ? and table_name = ?",
-                                      [schema, DIGESTS]).fetchall()}
+                                      "database_name = ? and schema_name = ? and table_name = ?",
+                                      [database, name, DIGESTS]).fetchall()}
     if not cols:
         return {}
     rows = "rows" if "rows" in cols else "null"

@@ -8,6 +8,7 @@ campaign withheld or removed, a template gone) are pruned before the models read
 """
 from __future__ import annotations
 
+from pipeline.warehouse.schemas import home_main
 from pipeline.warehouse.scopes import PAGE_SOURCES
 
 COLUMNS = ("page", "page_title", "mart", "source_file", "sha256", "kind")
@@ -15,23 +16,23 @@ COLUMNS = ("page", "page_title", "mart", "source_file", "sha256", "kind")
 
 def ensure_table(con) -> None:
     cols = ", ".join(f"{c} varchar" for c in COLUMNS)
-    con.execute(f"create table if not exists main.{PAGE_SOURCES} ({cols})")
+    con.execute(f"create table if not exists {home_main(con)}.{PAGE_SOURCES} ({cols})")
 
 
 def replace_rows(con, page: str, rows: list[tuple]) -> None:
     """The rows of ``page`` (each a tuple in ``COLUMNS`` order) in place of the ones it had."""
     ensure_table(con)
-    con.execute(f"delete from main.{PAGE_SOURCES} where page = ?", [page])
+    con.execute(f"delete from {home_main(con)}.{PAGE_SOURCES} where page = ?", [page])
     unique = sorted(set(rows), key=lambda r: tuple("" if v is None else v for v in r))
     if unique:
         marks = ", ".join("?" for _ in COLUMNS)
-        con.executemany(f"insert into main.{PAGE_SOURCES} values ({marks})", unique)
+        con.executemany(f"insert into {home_main(con)}.{PAGE_SOURCES} values ({marks})", unique)
 
 
 def prune(con, live_pages: set[str]) -> int:
     """Remove the rows of pages not in ``live_pages``; returns how many rows are left."""
     ensure_table(con)
-    have = {p for (p,) in con.execute(f"select distinct page from main.{PAGE_SOURCES}").fetchall()}
+    have = {p for (p,) in con.execute(f"select distinct page from {home_main(con)}.{PAGE_SOURCES}").fetchall()}
     for page in sorted(have - live_pages):
-        con.execute(f"delete from main.{PAGE_SOURCES} where page = ?", [page])
-    return con.execute(f"select count(*) from main.{PAGE_SOURCES}").fetchall()[0][0]
+        con.execute(f"delete from {home_main(con)}.{PAGE_SOURCES} where page = ?", [page])
+    return con.execute(f"select count(*) from {home_main(con)}.{PAGE_SOURCES}").fetchall()[0][0]

@@ -1,14 +1,17 @@
-"""DuckDB schemas of the warehouse: one per campaign, and the views that join them.
+"""Where a campaign's tables are, and the schemas of the warehouse that join them.
 
-- ``"campaign:<name>"``: the campaign's raw tables (views of its Parquet files), its registry
-  and every campaign model built from them. Its search path is that schema alone, with views
-  of the reference tables it may read, so a name that is not there is an error, never a
-  silent fall-through to another campaign's rows.
-- ``"campaign template"``: the same tables built from empty inputs. It gives every union view
-  its columns even when no campaign exists, and proves each model runs on no data.
-- ``"every campaign"``: each campaign table as the union of all campaigns (inventory scope).
-- ``main``: references, comparison and inventory models, and each campaign table as the
-  union of the *published* campaigns only (a withheld campaign is absent from it).
+- ``"campaign:<name>"``: the campaign's own DuckDB file (pipeline/warehouse/campaign_files.py),
+  attached READ_ONLY under this name by whoever reads it: its raw tables (views of its Parquet
+  files), its registry and every campaign model built from them. A model runs with the search
+  path on that file alone, with views of the reference tables it may read, so a name that is
+  not there is an error, never a silent fall-through to another campaign's rows.
+- ``"campaign template"``: the template's file, the same tables built from empty inputs. It
+  gives every union its columns even when no campaign exists, and proves each model runs on no
+  data.
+- ``"every campaign"`` (in the warehouse): each campaign table as the union of all campaigns
+  (inventory scope), each campaign's rows copied in when they change (pipeline/warehouse/unions.py).
+- ``main``: references, comparison and inventory models, and each campaign table as the rows
+  of the *published* campaigns only (a withheld campaign is absent from it).
 """
 from __future__ import annotations
 
@@ -31,16 +34,44 @@ def set_search_path(con, *schemas: str) -> None:
     con.execute(f"set search_path = {literal(','.join(q(s) for s in schemas))}")
 
 
+def home(con) -> str:
+    """The warehouse's own database (not a campaign's attached file), whatever the search path."""
+    rows = con.execute("select database_name from duckdb_databases() where not internal "
+                       "order by database_name").fetchall()
+    found = [n for (n,) in rows if n != TEMPLATE and not n.startswith(_PREFIX)]
+    return found[0] if len(found) == 1 else con.execute("select current_database()").fetchone()[0]
+
+
+def home_main(con) -> str:
+    """``"<warehouse>".main``: the warehouse's main schema, even while a campaign's file is the
+    default database (a page's render)."""
+    return f"{q(home(con))}.main"
+
+
 def reset_search_path(con) -> None:
-    con.execute("set search_path = 'main'")
+    """Back to the warehouse's main schema (a search path on an attached file makes that file
+    the default database until then)."""
+    con.execute(f"set search_path = {literal(q(home(con)) + '.main')}")
+
+
+def located(con, schema: str) -> tuple[str, str]:
+    """(database, schema) that ``schema`` names: an attached database's ``main`` (a campaign's
+    file), else that schema of the current database."""
+    attached = con.execute("select count(*) from duckdb_databases() where database_name = ?",
+                           [schema]).fetchone()[0]
+    if attached:
+        return schema, "main"
+    return home(con), schema
 
 
 def objects(con, schema: str) -> dict[str, str]:
-    """name -> 'table' | 'view' of the schema's objects."""
+    """name -> 'table' | 'view' of the schema's objects (``schema`` may name an attached file)."""
+    database, name = located(con, schema)
     rows = con.execute(
-        "select table_name, 'table' from duckdb_tables() where schema_name = ? "
-        "union all select view_name, 'view' from duckdb_views() "
-        "where schema_name = ? and not internal", [schema, schema]).fetchall()
+        "select table_name, 'table' from duckdb_tables() where database_name = ? and "
+        "schema_name = ? union all select view_name, 'view' from duckdb_views() "
+        "where database_name = ? and schema_name = ? and not internal",
+        [database, name, database, name]).fetchall()
     return dict(rows)
 
 
@@ -66,21 +97,16 @@ def fresh_schema(con, schema: str) -> None:
 
 
 def campaign_schemas(con) -> list[str]:
-    """Campaigns that have a schema in the warehouse."""
-    rows = con.execute("select schema_name from duckdb_schemas() where database_name = "
-                       "current_database()").fetchall()
+    """Campaigns that have a schema in the warehouse itself: left by a build before campaigns
+    had their own files (the join drops them)."""
+    rows = con.execute("select schema_name from duckdb_schemas() where database_name = ?",
+                       [home(con)]).fetchall()
     return sorted({c for (s,) in rows if (c := campaign_of_schema(s))})
 
 
-def union_views(con, target: str, tables: list[str], campaigns: list[str]) -> None:
-    """``target.<t>`` = the template's columns plus the rows of each campaign's ``t``. A
-    campaign whose model failed (withheld, so only the inventory reads it) has no table of that
-    model or of the models after it: it adds no rows to those, and its other tables still count."""
-    con.execute(f"create schema if not exists {q(target)}")
-    kinds = objects(con, target)
-    held = {c: objects(con, campaign_schema(c)) for c in campaigns}
-    for table in tables:
-        parts = [f"select * from {q(TEMPLATE)}.{q(table)}"]
-        parts += [f"select * from {q(campaign_schema(c))}.{q(table)}" for c in campaigns
-                  if table in held[c]]
-        replace_view(con, target, table, " union all by name ".join(parts), kinds)
+def drop_legacy_schemas(con) -> None:
+    """Drop the campaign schemas (and the template's) a build before campaigns had their own
+    files left in the warehouse: their names are the names the campaigns' files are attached
+    under, and a name both would be is ambiguous."""
+    for schema in [*map(campaign_schema, campaign_schemas(con)), TEMPLATE]:
+        con.execute(f"drop schema if exists {q(schema)} cascade")

@@ -7,6 +7,7 @@ the catalog → render pages into a staging folder → publish docs/ → build t
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,16 +21,16 @@ from pipeline.ingest.store import RawStore
 from pipeline.ingest.unreadable import UnreadableStoreFile
 from pipeline.project import Project
 from pipeline.util.sql import q
-from pipeline.warehouse import check_report, keep
+from pipeline.util.sql import literal
+from pipeline.warehouse import campaign_files, check_report, keep, unions
 from pipeline.warehouse import models as models_mod
-from pipeline.warehouse.campaign import Outcome, build_campaign, campaign_status, raw_tables
+from pipeline.warehouse.campaign import Outcome, build_campaign, raw_tables
+from pipeline.warehouse.compact import compact
 from pipeline.warehouse.schemas import (
     EVERY,
-    campaign_schema,
-    campaign_schemas,
+    drop_legacy_schemas,
     reset_search_path,
     set_search_path,
-    union_views,
 )
 from pipeline.warehouse.scopes import CAMPAIGN_MANIFEST_TABLES, Plan, plan
 
@@ -87,10 +88,6 @@ class Layout:
         """(area, name) of every campaign folder under raw_data/."""
         return [(area, name) for area, name, _ in campaign_folders(self.project.raw_data)]
 
-    @property
-    def union_tables(self) -> list[str]:
-        return [*raw_tables(self.formats), "ingest_registry", *self.plan.campaign_tables]
-
 
 # ------------------------------------------------------------------------------ raw layer
 def scan(layout: Layout, campaign: str) -> Scan:
@@ -112,7 +109,6 @@ def stored_files(layout: Layout, campaign: str) -> list[FileEntry]:
         rows = con.execute(layout.store.relation(campaign, "raw_files", FILE_COLUMNS)).fetchall()
     finally:
         con.close()
-    import json
     return [FileEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5] or "{}"), r[6], r[7])
             for r in rows]
 
@@ -123,12 +119,31 @@ def ingest(layout: Layout, campaign: str, fmt: Format, log=None) -> IngestSummar
 
 
 def load_references(con, layout: Layout) -> dict[str, int]:
-    return {reference.table_name(p): reference.load(con, p) for p in layout.reference_files}
+    rows = {reference.table_name(p): reference.load(con, p) for p in layout.reference_files}
+    export_reference(con, layout, list(rows))
+    return rows
+
+
+def export_reference(con, layout: Layout, names: list[str]) -> None:
+    """Each reference table as a Parquet file the campaign files read (temp file + rename, so a
+    campaign step never reads half of one); files of tables that are gone are removed."""
+    folder = campaign_files.reference_folder(layout.project.warehouse)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        target = folder / f"{name}.parquet"
+        tmp = folder / f".{name}.parquet.tmp"
+        con.execute(f"copy (select * from main.{q(name)}) to {literal(str(tmp))} (format parquet)")
+        tmp.replace(target)
+    wanted = {f"{n}.parquet" for n in _reference_names(layout)}
+    for stale in folder.glob("*.parquet"):
+        if stale.name not in wanted:
+            stale.unlink()
 
 
 # ------------------------------------------------------------------------------ SQL layer
 def build_reference_models(con, layout: Layout) -> dict[str, int]:
     rows = {m.name: models_mod.run_model(con, m) for m in layout.plan.reference}
+    export_reference(con, layout, list(rows))
     return rows
 
 
@@ -138,16 +153,35 @@ def _reference_names(layout: Layout) -> list[str]:
 
 def build_campaigns(con, layout: Layout, campaigns: list[str],
                     log=None) -> dict[str | None, Outcome]:
-    """The template, then each campaign, each in its own schema. A raw store file DuckDB cannot
-    read is moved aside, that campaign's raw files parsed again and its schema built again
-    (``log`` gets a line for each)."""
+    """The template, then each campaign, each in its own file (``con``, the caller's connection,
+    lets go of any it has attached first). A raw store file DuckDB cannot read is moved aside,
+    that campaign's raw files parsed again and its file built again (``log`` gets a line for
+    each)."""
     out = {}
     for campaign in [None, *campaigns]:
-        out[campaign] = _build_healing(con, layout, campaign, log or (lambda line: None))
+        if con is not None:
+            campaign_files.detach(con, campaign)
+        out[campaign] = build_one_healing(layout, campaign, log or (lambda line: None))
     return out
 
 
-def _build_healing(con, layout: Layout, campaign: str | None, log) -> Outcome:
+def build_one(layout: Layout, campaign: str | None, reference_digest: str | None,
+              log) -> Outcome:
+    """Build ``campaign``'s file and write its summary beside it (campaign_files.py)."""
+    warehouse = layout.project.warehouse
+    fresh = campaign is None or reference_digest is None or keep.rebuild_all()
+    with campaign_files.writing(warehouse, campaign, fresh, log) as con:
+        outcome = build_campaign(con, layout.store, layout.plan, layout.formats,
+                                 _reference_names(layout), campaign,
+                                 campaign_files.reference_folder(warehouse), reference_digest)
+    compact(campaign_files.path_of(warehouse, campaign))   # its own file: this step's alone
+    if campaign is not None:
+        campaign_files.write_summary(warehouse, campaign, unions.summary(outcome))
+    return outcome
+
+
+def build_one_healing(layout: Layout, campaign: str | None, log) -> Outcome:
+    """``build_one``, healing the raw store files DuckDB cannot read (see build_campaigns)."""
     import duckdb
 
     from pipeline.warehouse.heal import set_aside_store_file, unreadable_store_files
@@ -155,9 +189,8 @@ def _build_healing(con, layout: Layout, campaign: str | None, log) -> Outcome:
     while True:
         failure = None
         try:
-            outcome = build_campaign(con, layout.store, layout.plan, layout.formats,
-                                     _reference_names(layout), campaign,
-                                     layout.reference_digest if not healed else None)
+            outcome = build_one(layout, campaign,
+                                layout.reference_digest if not healed else None, log)
             message = "\n".join(outcome.failed_models.values())
         except (duckdb.Error, UnreadableStoreFile) as exc:
             failure, message = exc, str(exc)
@@ -191,29 +224,22 @@ def _source_of(layout: Layout, campaign: str, path) -> str | None:
     return None
 
 
-def statuses(con) -> dict[str, dict]:
-    """campaign -> {status, area, reasons} from every campaign schema."""
-    found = {campaign: campaign_status(con, campaign) for campaign in campaign_schemas(con)}
-    return {campaign: status for campaign, status in found.items() if status is not None}
-
-
 def join_campaigns(con, layout: Layout) -> list[str]:
-    """Drop the schemas and the raw store folders of campaigns that are gone; (re)create the
-    union views; return the published campaigns."""
+    """Remove the files and raw store folders of campaigns that are gone (and the schemas a
+    build before campaign files left); bring the unions to every campaign's file; return the
+    published campaigns."""
     current = {name for _, name in layout.campaigns()}
-    for campaign in campaign_schemas(con):
+    warehouse = layout.project.warehouse
+    drop_legacy_schemas(con)
+    for campaign in campaign_files.on_disk(warehouse):
         if campaign not in current:
-            con.execute(f"drop schema {q(campaign_schema(campaign))} cascade")
+            campaign_files.remove(warehouse, campaign)
     for campaign in layout.store.campaigns():      # its raw files too: nothing reads them
         if campaign not in current:
             layout.store.remove_campaign(campaign)
             layout.store.lock_file(campaign).unlink(missing_ok=True)
-    found = statuses(con)
-    every = sorted(found)
-    published = sorted(c for c, s in found.items() if s["status"] == "published")
-    union_views(con, EVERY, layout.union_tables, every)
-    union_views(con, "main", layout.union_tables, published)
-    return published
+    found = unions.join(con, layout, campaign_files.on_disk(warehouse))
+    return sorted(c for c, s in found.items() if s["status"] == "published")
 
 
 def build_shared(con, layout: Layout, group: list[models_mod.Model]) -> dict[str, int]:

@@ -3,7 +3,7 @@
 change at a time, and ends where a --force build ends.
 
 Which tables and pages were built and which kept is read from the build's summary lines
-("campaign tables: B built, K kept", "pages: R rendered, K kept") and from each campaign schema's
+("campaign tables: B built, K kept", "pages: R rendered, K kept") and from each campaign file's
 recorded digests, never from time. The expected counts come from the plan: M campaign models per
 campaign, and for a SQL edit the edited model's downstream closure, worked out here from the
 models' upstreams; a campaign page is rendered when a table it (or a chart of it) reads is in
@@ -148,15 +148,24 @@ def test_a_page_changed_in_docs_is_rendered_again(tree):
     assert page.read_bytes() == good
 
 
-def test_every_schema_records_the_digest_of_every_table(tree):
-    con = duckdb.connect(str(tree["root"] / ".warehouse" / "interconnect.duckdb"), read_only=True)
+def _warehouse(root: Path):
+    """The warehouse with every campaign's file attached (READ_ONLY)."""
+    from pipeline.warehouse.campaign_files import attach_all
+    path = root / ".warehouse" / "interconnect.duckdb"
+    return attach_all(duckdb.connect(str(path), read_only=True), path)
+
+
+def test_every_campaign_file_records_the_digest_of_every_table(tree):
+    con = _warehouse(tree["root"])
     try:
         for name in KEEP:
             rows = con.execute(f'select count(*) from "campaign:{name}".meta_model_digests').fetchall()
             assert rows == [(tree["m"] + 1,)]      # and one for the campaign's checks
-        # the removed campaign's schema is gone with it
-        schemas = {r[0] for r in con.execute("select schema_name from duckdb_schemas()").fetchall()}
-        assert "campaign:lab-rpc-tbf100-again" not in schemas
+        # the removed campaign's file is gone with it, and its rows with the file
+        assert not (tree["root"] / ".warehouse" / "interconnect.campaigns" /
+                    "lab-rpc-tbf100-again.duckdb").exists()
+        assert con.execute('select count(*) from "every campaign".stg_raw__campaigns where '
+                           "campaign = 'lab-rpc-tbf100-again'").fetchone() == (0,)
     finally:
         con.close()
 
@@ -185,10 +194,10 @@ def test_a_model_that_now_fails_leaves_no_table_of_an_earlier_build(tree):
     _build(root)
     probe.write_text(text.format(value="case when campaign = 'aws-p3-tc' then error('probe') else 1 end"))
     _build(root)            # aws-p3-tc is withheld: its probe failed on its data
-    con = duckdb.connect(str(root / ".warehouse" / "interconnect.duckdb"), read_only=True)
+    con = _warehouse(root)
     try:
         tables = {(s, t) for s, t in con.execute(
-            "select schema_name, table_name from duckdb_tables() where table_name = 'int_zz_probe'").fetchall()}
+            "select database_name, table_name from duckdb_tables() where table_name = 'int_zz_probe'").fetchall()}
         # the other campaigns have it; the failed one has none (not last build's table)
         assert ("campaign:lab-rpc-tbf100", "int_zz_probe") in tables
         assert ("campaign:aws-p3-tc", "int_zz_probe") not in tables

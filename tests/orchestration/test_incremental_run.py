@@ -76,12 +76,16 @@ def test_the_step_list_is_the_campaign_layer_and_downstream(run):
     steps = {e.step_key for e in _events(executed, DagsterEventType.STEP_START)}
     # the reference layer (declared tables and the models on them) is upstream: not run
     assert "reference_tables" not in steps and "reference_models" not in steps
-    # the changed campaign's raw layer (one step: its scan and every format), its models, the
-    # shared models and pages; no other campaign's raw step
-    assert {"raw_layer.campaigns_of_run", f"raw_layer.ingest_campaign[{CHANGED.replace('-', '_')}]",
-            "raw_layer.raw_layer_summary", "campaign_models", "shared_models", "docs"} <= steps
+    # the changed campaign's raw layer (one step: its scan and every format), its models (one
+    # step), the shared models and pages; no other campaign's raw or model step
+    key = CHANGED.replace('-', '_')
+    assert {"raw_layer.campaigns_of_run", f"raw_layer.ingest_campaign[{key}]",
+            "raw_layer.raw_layer_summary", f"campaign_models.campaign_model_step[{key}]",
+            "campaign_models.campaign_models_summary", "shared_models", "docs"} <= steps
     assert [s for s in steps if s.startswith("raw_layer.ingest_campaign[")] == [
-        f"raw_layer.ingest_campaign[{CHANGED.replace('-', '_')}]"]
+        f"raw_layer.ingest_campaign[{key}]"]
+    assert [s for s in steps if s.startswith("campaign_models.campaign_model_step[")] == [
+        f"campaign_models.campaign_model_step[{key}]"]
     graph = defs.resolve_asset_graph()
     materialized = {e.asset_key for e in _events(executed, DagsterEventType.ASSET_MATERIALIZATION)}
     assert AssetKey("ref_ethernet_classes") not in materialized

@@ -1,8 +1,9 @@
-"""The raw layer scales out (pipeline/orchestration/scale_out.py): the same partitioned job, ``ingest_campaigns``,
-run with dagster-celery's executor, a local Redis broker on a loopback port and two Celery worker
-processes, leaves exactly the raw layer that the in-process executor leaves, every campaign's
-step having run in a worker. Also: each campaign is its own step, and an unknown executor or a
-missing broker is refused with what to set."""
+"""The campaigns scale out (pipeline/orchestration/scale_out.py): the same partitioned job,
+``build_campaigns``, run with dagster-celery's executor, a local Redis broker on a loopback port
+and two Celery worker processes, leaves exactly the raw layer and the campaign files that the
+in-process executor leaves, every campaign's parse and model steps having run in a worker. Also:
+each campaign is its own step, twice, and an unknown executor or a missing broker is refused
+with what to set."""
 from __future__ import annotations
 
 import os
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import pytest
 
-from pipeline.orchestration.raw_digest import raw_digest
+from pipeline.orchestration.raw_digest import models_digest, raw_digest
 from pipeline.project import Project
 
 from conftest import REPO
@@ -38,7 +39,17 @@ def reference(tmp_path_factory):
     root = tree_of(tmp_path_factory.mktemp("in-process"))
     done = ingest(root)
     assert done.returncode == 0, done.stderr[-3000:]
-    return raw_digest(Project(root))
+    return _digests(root)
+
+
+def _digests(root):
+    old = os.environ.get("INTERCONNECT_DB")
+    os.environ.pop("INTERCONNECT_DB", None)     # the tree's own warehouse, as the command's
+    try:
+        return raw_digest(Project(root)), models_digest(Project(root))
+    finally:
+        if old is not None:
+            os.environ["INTERCONNECT_DB"] = old
 
 
 def test_celery_workers_leave_the_raw_layer_the_in_process_run_leaves(tmp_path, broker,
@@ -47,21 +58,26 @@ def test_celery_workers_leave_the_raw_layer_the_in_process_run_leaves(tmp_path, 
     root = tree_of(tmp_path / "celery")
     run = celery_ingest(root, broker)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "succeeded: 5 step(s)" in run.stderr     # the list, 3 campaigns, the summary
+    # raw layer: the list, 3 campaigns, the summary; models: the list, the template, 3
+    # campaigns, the summary (the launcher builds the reference data before the run)
+    assert "succeeded: 11 step(s)" in run.stderr
 
-    # every campaign's step ran in one of the two workers, not in the launching process
+    # every campaign's steps ran in one of the two workers, not in the launching process
     ran_in = celery_workers_of_steps(root)
-    ingests = {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")}
-    assert ingests == {"raw_layer.ingest_campaign[lab_veth_tbf]",
-                       "raw_layer.ingest_campaign[lab_rpc_veth]",
-                       "raw_layer.ingest_campaign[aws_p3_tc]"}
+    keys = {"lab_veth_tbf", "lab_rpc_veth", "aws_p3_tc"}
+    assert {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")} == \
+        {f"raw_layer.ingest_campaign[{k}]" for k in keys}
+    assert {k for k in ran_in if k.startswith("campaign_models.campaign_model_step[")} == \
+        {f"campaign_models.campaign_model_step[{k}]" for k in keys}
     assert {v.split("@")[0] for v in ran_in.values()} <= {"w0", "w1"}
 
-    ours = raw_digest(Project(root))
-    assert ours == reference
-    # the comparison has something in it: every campaign's rows and registry entries
-    assert len({k.split("/")[0] for k in ours}) == 3
-    assert sum(v[0] for k, v in ours.items() if k.endswith("/raw_netdev")) > 0
+    raw, models = _digests(root)
+    assert (raw, models) == reference
+    # the comparison has something in it: every campaign's rows, registry entries and models
+    assert len({k.split("/")[0] for k in raw}) == 3
+    assert sum(v[0] for k, v in raw.items() if k.endswith("/raw_netdev")) > 0
+    assert {k.split("/")[0] for k in models} == {"lab-veth-tbf", "lab-rpc-veth", "aws-p3-tc"}
+    assert all(models[f"{c}/status"][0] == "published" for c in ("lab-veth-tbf", "aws-p3-tc"))
 
 
 def test_an_unknown_executor_or_a_missing_broker_is_refused_with_what_to_set(tmp_path):
@@ -86,7 +102,7 @@ def test_the_multiprocess_executor_runs_each_campaign_in_its_own_process(tmp_pat
     root = tree_of(tmp_path / "mp")
     run = ingest(root, INTERCONNECT_EXECUTOR="multiprocess:2")
     assert run.returncode == 0, run.stderr[-3000:]
-    assert raw_digest(Project(root)) == reference
+    assert _digests(root) == reference
     from dagster import DagsterEventType, DagsterInstance
     os.environ["DAGSTER_HOME"] = str(root / ".dagster_home")
     try:
@@ -96,8 +112,9 @@ def test_the_multiprocess_executor_runs_each_campaign_in_its_own_process(tmp_pat
         pids = {e.step_key: e.dagster_event.pid for e in starts}
     finally:
         del os.environ["DAGSTER_HOME"]
-    ingests = {k: p for k, p in pids.items() if k.startswith("raw_layer.ingest_campaign[")}
-    assert len(ingests) == 3 and len(set(ingests.values())) == 3   # a process per campaign
+    for step in ("raw_layer.ingest_campaign[", "campaign_models.campaign_model_step["):
+        ran = {k: p for k, p in pids.items() if k.startswith(step)}
+        assert len(ran) == 3 and len(set(ran.values())) == 3   # a process per campaign
 
 
 def test_campaign_names_that_spell_the_same_mapping_key_each_get_their_own_step():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.orchestration.raw_digest import raw_digest
+from pipeline.orchestration.raw_digest import models_digest, raw_digest
 from pipeline.project import Project
 
 from conftest import REPO
@@ -103,8 +103,11 @@ def test_celery_workers_on_an_instance_in_postgres_leave_the_in_process_raw_laye
     with redis_broker(tmp_path) as broker:
         run = celery_ingest(root, broker)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "succeeded: 5 step(s)" in run.stderr     # the list, 3 campaigns, the summary
+    # raw layer: the list, 3 campaigns, the summary; models: the list, the template, 3
+    # campaigns, the summary
+    assert "succeeded: 11 step(s)" in run.stderr
     assert raw_digest(Project(root)) == raw_digest(Project(reference))
+    assert models_digest(Project(root)) == models_digest(Project(reference))
 
     # the run and its events are rows of PostgreSQL
     assert _rows(postgres, "select status from runs") == [("SUCCESS",)]
@@ -112,9 +115,11 @@ def test_celery_workers_on_an_instance_in_postgres_leave_the_in_process_raw_laye
                            "'raw_layer.ingest_campaign[%'")[0][0] > 0
     # read back through Dagster on the same file: each campaign's step ran in a worker
     ran_in = celery_workers_of_steps(root)
-    assert {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")} == {
-        "raw_layer.ingest_campaign[lab_veth_tbf]", "raw_layer.ingest_campaign[lab_rpc_veth]",
-        "raw_layer.ingest_campaign[aws_p3_tc]"}
+    keys = {"lab_veth_tbf", "lab_rpc_veth", "aws_p3_tc"}
+    assert {k for k in ran_in if k.startswith("raw_layer.ingest_campaign[")} == \
+        {f"raw_layer.ingest_campaign[{k}]" for k in keys}
+    assert {k for k in ran_in if k.startswith("campaign_models.campaign_model_step[")} == \
+        {f"campaign_models.campaign_model_step[{k}]" for k in keys}
     assert {v.split("@")[0] for v in ran_in.values()} <= {"w0", "w1"}
     # and not in SQLite files beside the instance
     home = root / ".dagster_home"

@@ -24,6 +24,7 @@ CAMPAIGNS = ("deployments/lab-veth-tbf", "deployments/lab-rpc-veth", "p2p/aws-p3
 def tree_of(dest: Path) -> Path:
     for name in ("reference", *CAMPAIGNS):
         shutil.copytree(REPO / "raw_data" / name, dest / "raw_data" / name)
+    shutil.copytree(REPO / "sql", dest / "sql")       # the campaign models build too
     (dest / ".dagster_home").mkdir()
     # the project's instance settings, as make dev and make docs copy them (its storage too:
     # the steps' processes and workers write one instance's databases at once)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.warehouse.schemas import union_views
-
 from conftest import build_copy, warehouse
 
 VICTIM = "lab-veth-tbf"
@@ -54,16 +52,3 @@ def test_the_inventory_still_holds_what_the_withheld_campaign_built(built):
     assert built.execute('select count(*) from "every campaign".int_zz_fails_on_one where campaign = ?',
                          [VICTIM]).fetchone()[0] == 0
 
-
-def test_a_union_leaves_out_a_campaign_that_lacks_the_table():
-    import duckdb
-    con = duckdb.connect()
-    con.execute('create schema "campaign template"; create schema "campaign:a"; create schema "campaign:b"')
-    con.execute('create table "campaign template".t (campaign varchar, v int)')
-    con.execute('''create table "campaign:a".t as select 'a' as campaign, 1 as v''')
-    con.execute('''create table "campaign:a".u as select 'a' as campaign''')
-    con.execute('''create table "campaign template".u (campaign varchar)''')
-    con.execute('''create table "campaign:b".u as select 'b' as campaign''')     # b has no t
-    union_views(con, "main", ["t", "u"], ["a", "b"])
-    assert con.execute("select * from main.t").fetchall() == [("a", 1)]
-    assert sorted(con.execute("select * from main.u").fetchall()) == [("a",), ("b",)]

@@ -1,0 +1,108 @@
+"""The campaign models side by side (issue "A change costs what it changed", item 3): the
+models of 8 campaigns built in-process, one step after another, against the multiprocess
+executor with 2 processes. Each campaign builds in its own DuckDB file, so the steps share no
+writer (pipeline/warehouse/campaign_files.py).
+
+The tree is the one of the parallel ingest target (8 deployments, each a /proc/net/dev capture
+of 250 MB; generated, never committed) with this checkout's SQL and reference data, parsed once
+before the timing; each timed run is ``python -m pipeline.commands.scale_out``
+with the campaign files removed first, so it parses nothing and builds every campaign's models
+(and the template) again. The files both executors leave must hold the same rows
+(pipeline/orchestration/raw_digest.py, models_digest). Target: in-process time / multiprocess
+time ≥ 1.6.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .measure import ROOT, Sample, command
+from .targets import Result, sample_text, scale_tree
+
+def _tree(work: Path, campaigns: int, size_mb: int) -> Path:
+    from pipeline.commands.in_process import copy_tree
+    tree = work / f"models-{campaigns}x{size_mb}MB"
+    shutil.rmtree(tree, ignore_errors=True)
+    copy_tree(ROOT, tree)
+    for area in ("deployments", "labs", "p2p"):
+        for folder in (tree / "raw_data" / area).iterdir():
+            if folder.is_dir():
+                shutil.rmtree(folder)
+    return scale_tree(work, campaigns, size_mb, tree)
+
+
+def parallel_models(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
+                    write_csv: bool = True) -> list[Result]:
+    from pipeline.orchestration.raw_digest import models_digest
+    from pipeline.project import Project
+    from pipeline.warehouse import campaign_files
+    tree = _tree(work, campaigns, size_mb)
+    home = work / "models-dagster-home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    shutil.copy(ROOT / "config" / "dagster.yaml", home / "dagster.yaml")
+    env = {"INTERCONNECT_ROOT": str(tree), "DAGSTER_HOME": str(home),
+           "INTERCONNECT_PARSE_THREADS": "1", "INTERCONNECT_DB": ""}
+    argv = [sys.executable, "-m", "pipeline.commands.scale_out"]
+    subprocess.run(argv + ["--raw-only"], check=True, cwd=ROOT, capture_output=True,
+                   env={**os.environ, **env})        # parsed once, untimed
+    project = Project(tree)
+    files = campaign_files.folder(project.warehouse)
+
+    def fresh():
+        shutil.rmtree(files, ignore_errors=True)
+        campaign_files.path_of(project.warehouse, None).unlink(missing_ok=True)
+
+    configs = {"in_process": "in_process", "multiprocess": "multiprocess:2"}
+    samples = {name: Sample([], [0.0]) for name in configs}
+    digests = {}
+    for _ in range(runs):                 # rounds: a slower spell of the machine hits both alike
+        for name, executor in configs.items():
+            one = command(argv, runs=1, before=fresh, env={**env, "INTERCONNECT_EXECUTOR": executor})
+            samples[name].seconds.extend(one.seconds)
+            digests[name] = models_digest(project)
+    same = digests["in_process"] == digests["multiprocess"] and len(digests["in_process"]) > 0
+    serial, multi = samples["in_process"], samples["multiprocess"]
+    ratio = serial.median / multi.median if same else 0.0
+    if write_csv:
+        _write_csv(configs, samples, same, campaigns)
+    return [Result(f"campaign models side by side, {campaigns} campaigns × {size_mb} MB netdev",
+                   f"multiprocess executor, 2 processes: {sample_text(multi)}; campaign files "
+                   f"{'identical' if same else '**differ**'}",
+                   f"in-process: {sample_text(serial)}", round(ratio, 2), 1.6, True)]
+
+
+MODELS_CSV = ROOT / "raw_data" / "reference" / "pipeline_models_scale_out.csv"
+
+
+def _write_csv(configs: dict, samples: dict, same: bool, campaigns: int) -> None:
+    """The rows the Scaling out page shows (raw_data/reference/pipeline_models_scale_out.csv)."""
+    import csv
+    import datetime as dt
+    import platform
+
+    import duckdb
+    cores = os.cpu_count() or 1
+    labels = {"in_process": "in-process, one campaign after another, one DuckDB thread a step",
+              "multiprocess": "multiprocess executor, 2 processes, one DuckDB thread a step"}
+    base = samples["in_process"].median
+    today = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d}"
+    with open(MODELS_CSV, "w", newline="", encoding="utf-8") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        out.writerow(["configuration", "executor", "processes", "campaigns", "runs", "median_s",
+                      "min_s", "max_s", "speedup_ratio", "files_identical", "measured_on",
+                      "sort_order", "source"])
+        for order, (name, executor) in enumerate(configs.items(), start=1):
+            seconds = samples[name].seconds
+            out.writerow([labels[name], executor.partition(":")[0],
+                          int(executor.partition(":")[2] or 1), campaigns, len(seconds),
+                          f"{samples[name].median:.2f}", f"{min(seconds):.2f}",
+                          f"{max(seconds):.2f}", f"{base / samples[name].median:.2f}",
+                          "true" if same else "false", today, order,
+                          f"make bench (bench/models_parallel.py) on {cores} cores, Python "
+                          f"{platform.python_version()}, DuckDB {duckdb.__version__}: wall time "
+                          f"of python -m pipeline.commands.scale_out with every campaign file "
+                          f"removed first (nothing parsed, every model built)"])
