@@ -23,15 +23,8 @@ from .measure import ROOT, Sample, command
 from .targets import Result, sample_text, scale_tree
 
 def _tree(work: Path, campaigns: int, size_mb: int) -> Path:
-    from pipeline.commands.in_process import copy_tree
-    tree = work / f"models-{campaigns}x{size_mb}MB"
-    shutil.rmtree(tree, ignore_errors=True)
-    copy_tree(ROOT, tree)
-    for area in ("deployments", "labs", "p2p"):
-        for folder in (tree / "raw_data" / area).iterdir():
-            if folder.is_dir():
-                shutil.rmtree(folder)
-    return scale_tree(work, campaigns, size_mb, tree)
+    from bench.scaling import bare_tree
+    return scale_tree(work, campaigns, size_mb, bare_tree(work / f"models-{campaigns}x{size_mb}MB"))
 
 
 def parallel_models(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,

@@ -48,16 +48,21 @@ def _copy_campaign(tree: Path, source: str, name: str) -> None:
     assert f"campaign: {name}" in manifest.read_text(encoding="utf-8"), original
 
 
-def make_tree(work: Path, n: int) -> Path:
-    """A copy of this tree with ``n`` campaigns, copies of MIX in turn."""
+def bare_tree(tree: Path) -> Path:
+    """A copy of this tree at ``tree`` (replaced) without any campaign."""
     from pipeline.commands.in_process import copy_tree
-    tree = work / f"scaling-{n}"
     shutil.rmtree(tree, ignore_errors=True)
     copy_tree(ROOT, tree)
     for area in ("deployments", "labs", "p2p"):
         for folder in (tree / "raw_data" / area).iterdir():
             if folder.is_dir():
                 shutil.rmtree(folder)
+    return tree
+
+
+def make_tree(work: Path, n: int) -> Path:
+    """A copy of this tree with ``n`` campaigns, copies of MIX in turn."""
+    tree = bare_tree(work / f"scaling-{n}")
     for k in range(n):
         source = MIX[k % len(MIX)]
         _copy_campaign(tree, source, f"{source.split('/')[1]}-n{k:02d}")

@@ -25,6 +25,7 @@ from pipeline.publish.published import published_in
 from pipeline.util.faults import checkpoint
 from pipeline.util.sql import q
 from pipeline.warehouse import campaign_files, page_sources, unions
+from pipeline.warehouse.campaign import status_in
 from pipeline.warehouse.lineage import Lineage
 from pipeline.warehouse.schemas import (
     campaign_schema,
@@ -132,15 +133,6 @@ def withhold_unrenderable(con, page: pages_mod.Page, staged, campaign: str, exc:
     return reason
 
 
-def _own_status(con, campaign: str) -> dict | None:
-    """{status, area, reasons} as the campaign's own file (attached) says."""
-    rows = con.execute(f"select status, area, reasons from {q(campaign_schema(campaign))}."
-                       f"meta_campaign_status").fetchall()
-    if not rows:
-        return None
-    return {"status": rows[0][0], "area": rows[0][1], "reasons": json.loads(rows[0][2] or "[]")}
-
-
 def _render_published(con, project, page, charts, staged, campaign: str, template: str,
                       appendix: str, marts: list[str], lineage, env, inventory, log) -> str:
     """One published campaign's page (its file attached): 'kept', 'written' or 'withheld'."""
@@ -194,7 +186,7 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
         others = []
     for campaign in [*campaigns, *others]:
         with campaign_files.attached(con, project.warehouse, [campaign]) as have:
-            status = _own_status(con, campaign) if have else None
+            status = status_in(con, campaign_schema(campaign)) if have else None
             if status is None or status["area"] != area:
                 continue
             if status["status"] != "published":

@@ -189,7 +189,7 @@ def _kept_whole(con, schema: str, campaign: str, before: dict) -> Outcome:
     cur = con.execute(f"select * from {q(schema)}.meta_check_results")
     names = [d[0] for d in cur.description]
     out.checks = [dict(zip(names, row)) for row in cur.fetchall()]
-    status = _status(con, schema) or {"status": "published", "reasons": []}
+    status = status_in(con, schema) or {"status": "published", "reasons": []}
     kept_reasons = [r for r in status["reasons"] if r.get("kind") != "page"]
     for reason in kept_reasons:
         out.withhold(reason["kind"], reason["subject"], reason["detail"])
@@ -260,7 +260,7 @@ def _write_results(con, schema: str, out: Outcome) -> None:
                 f"(select max(area) from {q(schema)}.raw_campaigns)")
 
 
-def _status(con, schema: str) -> dict | None:
+def status_in(con, schema: str) -> dict | None:
     """{status, area, reasons} of the campaign built in ``schema``; None when it has none."""
     rows = con.execute(f"select status, area, reasons from {q(schema)}.meta_campaign_status").fetchall()
     if not rows:

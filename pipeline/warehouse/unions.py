@@ -90,9 +90,8 @@ def _shape(con, table: str) -> str:
     return sha256_of_parts(_LAYOUT, *(f"{c} {t}" for c, t in cols))
 
 
-def _copy(con, target: str, table: str, wanted: dict[str, str | None], warehouse) -> int:
-    """Bring ``target.table`` to the rows of ``wanted`` campaigns (campaign -> digest); returns
-    how many campaigns' rows were copied."""
+def _copy(con, target: str, table: str, wanted: dict[str, str | None], warehouse) -> None:
+    """Bring ``target.table`` to the rows of ``wanted`` campaigns (campaign -> digest)."""
     shape = _shape(con, table)
     rec = con.execute(f"select shape from {q(RESULTS)}.{SHAPES} where table_name = ?",
                       [table]).fetchone()
@@ -120,7 +119,6 @@ def _copy(con, target: str, table: str, wanted: dict[str, str | None], warehouse
         con.execute(f"insert into {q(target)}.{q(table)} by name select * replace "
                     f"(cast(? as varchar) as campaign) from {q(campaign_schema(c))}.{q(table)}", [c])
         con.execute(f"insert into {q(RESULTS)}.{ROWS} values (?, ?, ?)", [table, c, wanted[c]])
-    return len(fresh)
 
 
 def _statuses(con, found: dict[str, dict], areas: dict[str, str]) -> None:
@@ -144,13 +142,12 @@ def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
     warehouse = layout.project.warehouse
     _bookkeeping(con)
     found = summaries(con, warehouse, campaigns)
-    copied = 0
     with campaign_files.attached(con, warehouse, [None]):
         try:
             tables = [*layout.plan.campaign_tables, REGISTRY]
             for table in [*tables, CHECKS_TABLE]:
                 wanted = {c: s["tables"][table] for c, s in found.items() if table in s["tables"]}
-                copied += _copy(con, RESULTS if table == CHECKS_TABLE else ROWS_SCHEMA, table,
+                _copy(con, RESULTS if table == CHECKS_TABLE else ROWS_SCHEMA, table,
                                 wanted, warehouse)
         finally:
             for c in campaigns:
