@@ -6,7 +6,7 @@ orchestration-free baseline a Dagster build is compared with.
 """
 from __future__ import annotations
 
-from pipeline.util.sql import q
+from pipeline.util.sql import insert_frame, new_table
 from pipeline.warehouse import page_sources
 from pipeline.warehouse.campaign import raw_tables
 from pipeline.warehouse.campaign_files import attach_all
@@ -47,12 +47,8 @@ def raw_views(con, layout: Layout, campaigns: list[str]) -> None:
 
     from pipeline.ingest.store import REGISTRY_COLUMNS
     frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
-    cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())
-    con.execute(f"create or replace table ingest_registry ({cols})")
-    if len(frame):
-        con.register("_registry", frame)
-        con.execute("insert into ingest_registry by name select * from _registry")
-        con.unregister("_registry")
+    new_table(con, "ingest_registry", REGISTRY_COLUMNS)
+    insert_frame(con, "ingest_registry", frame)
 
 
 def build_before_pages(con, layout: Layout) -> dict:

@@ -34,7 +34,7 @@ import duckdb
 from pipeline.ingest.unreadable import name_the_unreadable
 from pipeline.util import scratch
 from pipeline.util.faults import checkpoint
-from pipeline.util.sql import literal
+from pipeline.util.sql import insert_frame, literal, new_table
 
 if TYPE_CHECKING:  # imported where it is used: importing the definitions does not load it
     import pandas as pd
@@ -233,14 +233,9 @@ def write_parquet(target: Path, columns: dict[str, str], frame: pd.DataFrame | N
             n = con.execute(f"copy ({typed_select(columns, select_sql)}) to "
                             f"{literal(str(tmp))} ({options})").fetchall()[0][0]
         else:
-            cols = ", ".join(f'"{c}" {t}' for c, t in columns.items())
-            con.execute(f"create or replace temp table _out ({cols})")
-            if frame is not None and len(frame):
-                con.register("_frame", frame)
-                try:
-                    con.execute("insert into _out by name select * from _frame")
-                finally:
-                    con.unregister("_frame")
+            new_table(con, "_out", columns, temporary=True)
+            if frame is not None:
+                insert_frame(con, "_out", frame)
             n = con.execute("select count(*) from _out").fetchall()[0][0]
             if registry is not None:
                 ok = registry.get("status") == "ok"

@@ -20,7 +20,7 @@ from pipeline.ingest.store import (
     RawStore,
     typed_empty,
 )
-from pipeline.util.sql import literal, q
+from pipeline.util.sql import insert_frame, literal, new_table, q
 from pipeline.warehouse import check_report, keep
 from pipeline.warehouse import models as models_mod
 from pipeline.warehouse.schemas import (
@@ -73,15 +73,10 @@ def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
         sql = typed_empty(columns) if campaign is None else store.relation(campaign, table, columns)
         replace_view(con, schema, table, sql, held)
     entries = [] if campaign is None else store.registry(campaign, [f.table for f in formats.values()])
-    cols = ", ".join(f"{q(c)} {t}" for c, t in REGISTRY_COLUMNS.items())
-    con.execute(f"create or replace table {q(schema)}.ingest_registry ({cols})")
+    new_table(con, f"{q(schema)}.ingest_registry", REGISTRY_COLUMNS)
     if entries:
-        frame = pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS))
-        con.register("_registry", frame)
-        try:
-            con.execute(f"insert into {q(schema)}.ingest_registry by name select * from _registry")
-        finally:
-            con.unregister("_registry")
+        insert_frame(con, f"{q(schema)}.ingest_registry",
+                     pd.DataFrame(entries).reindex(columns=list(REGISTRY_COLUMNS)))
 
 
 def _reference_views(con, schema: str, reference_tables: list[str], parquet) -> None:
@@ -248,14 +243,8 @@ def _write_results(con, schema: str, out: Outcome) -> None:
         status = status.iloc[0:0]
     for name, frame, columns in (("meta_check_results", checks, CHECK_COLUMNS),
                                  ("meta_campaign_status", status, STATUS_COLUMNS)):
-        cols = ", ".join(f"{q(c)} {t}" for c, t in columns.items())
-        con.execute(f"create or replace table {q(schema)}.{q(name)} ({cols})")
-        if len(frame):
-            con.register("_frame", frame)
-            try:
-                con.execute(f"insert into {q(schema)}.{q(name)} by name select * from _frame")
-            finally:
-                con.unregister("_frame")
+        new_table(con, f"{q(schema)}.{q(name)}", columns)
+        insert_frame(con, f"{q(schema)}.{q(name)}", frame)
     con.execute(f"update {q(schema)}.meta_campaign_status set area = "
                 f"(select max(area) from {q(schema)}.raw_campaigns)")
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.ingest import reference
 from pipeline.ingest.scan import rejected_folders
-from pipeline.util.sql import q
+from pipeline.util.sql import insert_frame, new_table, q
 from pipeline.warehouse import column_notes, unions
 from pipeline.warehouse.campaign import CHECK_COLUMNS, STATUS_COLUMNS
 from pipeline.warehouse.lineage import file_sha
@@ -30,14 +30,8 @@ if TYPE_CHECKING:  # imported where it is used: importing the definitions does n
 
 
 def _insert_frame(con, table: str, frame: pd.DataFrame, columns: dict[str, str]) -> None:
-    cols = ", ".join(f"{q(c)} {t}" for c, t in columns.items())
-    con.execute(f"create or replace table main.{q(table)} ({cols})")
-    if len(frame):
-        con.register("_frame", frame.reindex(columns=list(columns)))
-        try:
-            con.execute(f"insert into main.{q(table)} by name select * from _frame")
-        finally:
-            con.unregister("_frame")
+    new_table(con, f"main.{q(table)}", columns)
+    insert_frame(con, f"main.{q(table)}", frame.reindex(columns=list(columns)))
 
 
 def _insert_rows(con, table: str, rows: list[dict], columns: dict[str, str]) -> None:

@@ -8,6 +8,7 @@ campaign withheld or removed, a template gone) are pruned before the models read
 """
 from __future__ import annotations
 
+from pipeline.util.sql import insert_frame
 from pipeline.warehouse.schemas import home_main
 from pipeline.warehouse.scopes import PAGE_SOURCES
 
@@ -25,8 +26,9 @@ def replace_rows(con, page: str, rows: list[tuple]) -> None:
     con.execute(f"delete from {home_main(con)}.{PAGE_SOURCES} where page = ?", [page])
     unique = sorted(set(rows), key=lambda r: tuple("" if v is None else v for v in r))
     if unique:
-        marks = ", ".join("?" for _ in COLUMNS)
-        con.executemany(f"insert into {home_main(con)}.{PAGE_SOURCES} values ({marks})", unique)
+        import pandas as pd
+        insert_frame(con, f"{home_main(con)}.{PAGE_SOURCES}",
+                     pd.DataFrame(unique, columns=list(COLUMNS), dtype=object))
 
 
 def prune(con, live_pages: set[str]) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 
 from pipeline.util.hashing import sha256_of_parts
-from pipeline.util.sql import literal, q
+from pipeline.util.sql import insert_frame, literal, new_table, q
 from pipeline.warehouse import campaign_files, keep
 from pipeline.ingest.store import typed_empty
 from pipeline.warehouse.campaign import STATUS_COLUMNS, raw_tables
@@ -33,6 +33,7 @@ from pipeline.warehouse.schemas import (
     campaign_schema,
     home,
     objects,
+    replace_table,
     replace_view,
 )
 
@@ -126,14 +127,8 @@ def _statuses(con, found: dict[str, dict], areas: dict[str, str]) -> None:
     frame = pd.DataFrame([{"campaign": c, "area": areas.get(c), "status": s["status"],
                            "reasons": json.dumps(s["reasons"], ensure_ascii=False)}
                           for c, s in sorted(found.items())], columns=list(STATUS_COLUMNS))
-    cols = ", ".join(f"{q(c)} {t}" for c, t in STATUS_COLUMNS.items())
-    con.execute(f"create or replace table {q(RESULTS)}.{STATUS_TABLE} ({cols})")
-    if len(frame):
-        con.register("_status", frame)
-        try:
-            con.execute(f"insert into {q(RESULTS)}.{STATUS_TABLE} by name select * from _status")
-        finally:
-            con.unregister("_status")
+    new_table(con, f"{q(RESULTS)}.{STATUS_TABLE}", STATUS_COLUMNS)
+    insert_frame(con, f"{q(RESULTS)}.{STATUS_TABLE}", frame)
 
 
 def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
@@ -172,12 +167,19 @@ def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
     return found
 
 
+# the manifests' tables: a few rows a campaign, read by every page's source notes; a view of
+# them opens a Parquet file per campaign at each read, so they are copied once a join
+BOOKKEEPING = ("raw_campaigns", "raw_files")
+
+
 def raw_union_views(con, layout, campaigns: list[str]) -> None:
-    """``"every campaign".<raw table>``: a view of every campaign's Parquet files."""
+    """``"every campaign".<raw table>``: a view of every campaign's Parquet files (a table of
+    them for the manifests' two tables)."""
     kinds = objects(con, EVERY)
     for table, columns in raw_tables(layout.formats).items():
         parts = [typed_empty(columns)] + [layout.store.relation(c, table, columns) for c in campaigns]
-        replace_view(con, EVERY, table, " union all by name ".join(parts), kinds)
+        make = replace_table if table in BOOKKEEPING else replace_view
+        make(con, EVERY, table, " union all by name ".join(parts), kinds)
 
 
 def statuses(con) -> dict[str, dict]:
