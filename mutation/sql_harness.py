@@ -81,7 +81,7 @@ class Tree:
 
     def __init__(self, root: Path):
         self.root = root
-        self.db = root / ".warehouse" / "test.duckdb"
+        self.db = root / ".warehouse" / "interconnect.duckdb"     # tests/support/built_tree.py DB
 
     def copy_from(self, src: Path) -> None:
         if self.root.exists():

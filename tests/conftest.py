@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.commands.in_process import build, copy_tree
+from pipeline.commands.in_process import build
 from pipeline.project import Project
 from pipeline.util.signals import kept_signals
 
 from build_runs import build_env as cli_env
+from built_tree import copy_built, db_of, share_under
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -24,12 +25,13 @@ def run_cli_build(root: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def build_copy(dest: Path, edit=None, site=True):
-    """Copy the project's inputs to ``dest``, apply ``edit(root)``, build, return the Project."""
-    project = copy_tree(REPO, dest)
+    """A copy of the session's built tree at ``dest`` with ``edit(root)`` applied, built
+    in-process (what the edit touches is built, the rest kept); returns the Project."""
+    project = Project(copy_built(dest))
     if edit:
         edit(project.root)
     old = os.environ.get("INTERCONNECT_DB")
-    os.environ["INTERCONNECT_DB"] = str(dest / ".warehouse" / "test.duckdb")
+    os.environ["INTERCONNECT_DB"] = str(db_of(dest))
     try:
         result = build(project, site=site)
     finally:
@@ -51,7 +53,7 @@ def built(tmp_path_factory):
     """The committed project built end to end (ingest, SQL, pages, site) in a scratch folder.
     With INTERCONNECT_TEST_PREBUILT, the tree built there instead (the SQL mutation harness
     builds each mutant's tree itself: mutation/sql_harness.py)."""
-    return prebuilt() or build_copy(tmp_path_factory.mktemp("built"))
+    return prebuilt() or Project(copy_built(tmp_path_factory.mktemp("built")))
 
 
 def warehouse(project):
@@ -59,7 +61,7 @@ def warehouse(project):
     attached (READ_ONLY) under their schemas' names, as a page's render sees them."""
     import duckdb
     from pipeline.warehouse.campaign_files import attach_all
-    path = project.root / ".warehouse" / "test.duckdb"
+    path = db_of(project.root)
     return attach_all(duckdb.connect(str(path), read_only=True), path)
 
 
@@ -75,6 +77,12 @@ def fresh_locks(monkeypatch):
     yield
     for fd in lock._held.values():
         os.close(fd)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_build(tmp_path_factory):
+    """The folder where the session's one build of the tree is made (tests/support/built_tree.py)."""
+    share_under(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(autouse=True)

@@ -127,7 +127,7 @@ def test_wire_bytes_per_position(built):
 
 def test_nothing_quarantined_in_committed_data(built):
     import duckdb
-    con = duckdb.connect(str(built.root / ".warehouse/test.duckdb"), read_only=True)
+    con = duckdb.connect(str(built.root / ".warehouse/interconnect.duckdb"), read_only=True)
     bad = con.execute("select source_file, reason from ingest_registry where status <> 'ok'").fetchall()
     assert bad == []
 

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from pipeline.commands.in_process import copy_tree
 
+from built_tree import copy_built
 from campaign_variants import copy_campaign
 from conftest import REPO, run_cli_build
 
@@ -94,8 +94,7 @@ def _regions_with_other_logs(root):
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    root = tmp_path_factory.mktemp("incomplete")
-    copy_tree(REPO, root)
+    root = copy_built(tmp_path_factory.mktemp("incomplete"))    # the session's build, copied
     for name, leave_out in VARIANTS.items():
         copy_campaign(root, QWEN, name, leave_out)
     _with_statistics(root)

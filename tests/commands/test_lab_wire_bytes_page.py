@@ -80,7 +80,7 @@ def test_what_a_faster_link_buys_is_an_upper_bound_beside_the_lab_overlap(built)
     corrected fit has a knee and a range (a series with fewer than 9 calibration rates between two
     others has no range at 90 %, and is left out)."""
     import duckdb
-    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    con = duckdb.connect(str(built.root / ".warehouse" / "interconnect.duckdb"), read_only=True)
     fits = con.execute("select campaign, slope_bytes, measured_wire_bytes, left_out_rates, "
                        "knee_bits_per_s from main.fct_lab_series_fit "
                        "where quantity = 'prefill' and model = 'corrected' "
@@ -96,7 +96,7 @@ def test_what_a_faster_link_buys_is_an_upper_bound_beside_the_lab_overlap(built)
     # every shipped series with 16 or fewer rates has at most 7 left-out rates
     assert "lab-rpc-series-h512-dense" not in quoted
     home = " ".join((built.root / "docs" / "index.md").read_text().split())
-    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    con = duckdb.connect(str(built.root / ".warehouse" / "interconnect.duckdb"), read_only=True)
     pre = con.execute("select gain_vs_measured_fraction, gain_low_fraction, gain_high_fraction, "
                       "additive_gain_vs_measured_fraction, model_meets_targets "
                       "from main.fct_prefill_pipeline_what_if where campaign = 'qwen38-27b-pp' "
@@ -113,7 +113,7 @@ def test_what_a_faster_link_buys_is_an_upper_bound_beside_the_lab_overlap(built)
         assert "10 GbE: **up to +" in home and "**+10" not in home
     assert f"{k[0]} parallel slot, a {k[1]:,}-token prompt in micro-batches of 256" in home
     # decode beside prefill: the 10 GbE row's predicted rate over the measured class's, minus 1
-    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    con = duckdb.connect(str(built.root / ".warehouse" / "interconnect.duckdb"), read_only=True)
     dec = dict(con.execute("select link_class, predicted_tokens_per_s from main.fct_decode_what_if "
                            "where campaign = 'qwen38-27b-pp'").fetchall())
     measured = con.execute("select link_class from main.fct_decode_what_if where campaign = "
@@ -142,7 +142,7 @@ def test_the_snapshot_what_if_carries_the_lab_range(built):
     """A deployment's snapshot on another class is printed with the snapshot model's range while
     the lab series hold that model within its targets: duration x (1 -/+ h), from the marts."""
     import duckdb
-    con = duckdb.connect(str(built.root / ".warehouse" / "test.duckdb"), read_only=True)
+    con = duckdb.connect(str(built.root / ".warehouse" / "interconnect.duckdb"), read_only=True)
     rows = con.execute("select link_label, duration_s, low_s, high_s, model_meets_targets, range_fraction "
                        "from main.fct_kv_snapshot_range_what_if where campaign = 'qwen38-27b-pp' "
                        "and not is_measured order by sort_order").fetchall()

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.commands.build_key import record_path
-from pipeline.commands.in_process import copy_tree
 from pipeline.project import Project
 from pipeline.publish.site import tree_digest
 
+from built_tree import copy_built
 from conftest import REPO, cli_env, run_cli_build
 
 SKIPPED = "unchanged: raw_data/, sql/, templates/, the code, docs/ and the site are as the last build left them"
@@ -39,7 +39,7 @@ def _state(root: Path) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    root = copy_tree(REPO, tmp_path_factory.mktemp("noop")).root
+    root = copy_built(tmp_path_factory.mktemp("noop"))   # the session's build, in another folder
     first = run_cli_build(root)
     assert first.returncode == 0, first.stderr[-3000:]
     assert SKIPPED not in first.stderr

@@ -24,8 +24,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.commands.in_process import copy_tree
-
+from built_tree import copy_built
 from conftest import REPO, run_cli_build
 from gguf_headers import write_header
 
@@ -91,8 +90,7 @@ def _noping(root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def own(tmp_path_factory):
-    root = tmp_path_factory.mktemp("own")
-    copy_tree(REPO, root)
+    root = copy_built(tmp_path_factory.mktemp("own"))        # the session's build, copied
     for add in (_llama70b, _tc_b, _swan_b, _withheld, _noping):
         add(root)
     return root, run_cli_build(root, "--no-site")

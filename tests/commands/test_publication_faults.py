@@ -20,11 +20,10 @@ import subprocess
 
 import pytest
 
-from pipeline.commands.in_process import copy_tree
 from pipeline.publish.site import tree_digest
 
 from build_runs import edited_copy, files_of, run_build
-from paths import REPO
+from built_tree import copy_built
 
 
 @pytest.fixture(scope="module")
@@ -35,14 +34,11 @@ def trees(tmp_path_factory):
     clean build (``docs``, ``site``) has none yet, as the faulted builds have none until one
     finishes its copy; the second (``docs_again``, ``site_again``) compares with the first's."""
     base = tmp_path_factory.mktemp("publication")
-    built = base / "built"
-    copy_tree(REPO, built)
-    code, err = run_build(built)
-    assert code == 0, err[-3000:]
+    built = copy_built(base / "built")
     reference = edited_copy(built, base / "reference")
     found = {"built": built, "base": base}
-    for suffix in ("", "_again"):
-        code, err = run_build(reference, "--force",
+    for suffix, args in (("", ()), ("_again", ("--force",))):   # the second: same inputs, built
+        code, err = run_build(reference, *args,
                               INTERCONNECT_PUBLISH_DIR=str(base / "reference-www"))
         assert code == 0, err[-3000:]
         found.update({f"docs{suffix}": files_of(reference / "docs"),

@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.commands.in_process import copy_tree
-
+from built_tree import copy_built
 from conftest import REPO, run_cli_build
 from paths import FIXTURES
 
@@ -179,8 +178,7 @@ def _mixed_p2p(root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def mixed_build(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mixed")
-    copy_tree(REPO, root)
+    root = copy_built(tmp_path_factory.mktemp("mixed"))      # the session's build, copied
     _mixed_deploy(root)
     _mixed_p2p(root)
     proc = run_cli_build(root, "--no-site")

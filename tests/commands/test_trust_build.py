@@ -1,7 +1,8 @@
 """Atomic, deterministic, one-writer builds, in child processes (python -m pipeline.commands.build).
 
-Slow by nature (each build is a full ingest + SQL + pages + mkdocs), so the builds are shared:
-``old`` is the project as committed, ``new`` the same with two templates edited. Every killed
+The builds are shared: ``old`` is the project as committed (the session's one build of it),
+``new`` the same with two templates edited, built from a copy of ``old`` as a user's next build
+would be. Every killed
 build starts from a copy of ``old`` (warehouse and site included) with the ``new`` edit applied,
 so whatever it leaves must be ``old`` or ``new``.
 """
@@ -17,6 +18,7 @@ import pytest
 
 from pipeline.commands.in_process import copy_tree
 
+from built_tree import copy_built
 from conftest import REPO, cli_env
 
 MARK = "Build-atomicity marker: this sentence exists only in the edited templates."
@@ -32,10 +34,11 @@ def edit(root: Path) -> None:
 env_for = cli_env
 
 
-def start(root: Path, **extra) -> subprocess.Popen:
-    # --force: these builds are about locks, kills and determinism, so each must do the work
-    # even where the tree is one a build already finished (pipeline/commands/build_key.py)
-    return subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", "--force"], cwd=REPO,
+def start(root: Path, *args: str, **extra) -> subprocess.Popen:
+    # each build here runs in a copy (another folder than the build on record) or after an edit,
+    # so it does the work without --force (pipeline/commands/build_key.py); it keeps what the
+    # copy's inputs did not change, as a user's build does
+    return subprocess.Popen([sys.executable, "-m", "pipeline.commands.build", *args], cwd=REPO,
                             env=env_for(root, **extra), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
@@ -55,16 +58,17 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def versions(tmp_path_factory):
-    """The old and the new project, each built to completion, plus the old one built again in
-    another folder (determinism). All three are copies of one snapshot of the inputs, built in
-    parallel child processes."""
+    """The old and the new project, each built to completion, plus the old one built again from
+    nothing in another folder (determinism). ``old`` is the session's build of the committed
+    tree (tests/support/built_tree.py); ``new`` a copy of it with the edit, built; ``again`` the
+    committed inputs built with --force, in parallel with ``new``."""
     base = tmp_path_factory.mktemp("versions")
     old, new, again = base / "old", base / "new", base / "again"
-    copy_tree(REPO, old)
-    copy_tree(old, new)
-    copy_tree(old, again)
+    copy_built(old)
+    copy_built(new)
+    copy_tree(REPO, again)
     edit(new)
-    procs = [start(root) for root in (old, new, again)]
+    procs = [start(new), start(again, "--force")]
     for proc in procs:
         _, err = proc.communicate()
         assert proc.returncode == 0, err[-3000:]
@@ -196,7 +200,7 @@ def test_two_builds_with_different_warehouses_still_exclude_each_other(versions,
     """The lock is on the tree (docs/, site/, the raw store), not only on the warehouse file."""
     root = tmp_path / "root"
     shutil.copytree(versions["old_root"], root, symlinks=True)
-    first = start(root, INTERCONNECT_LOCK_TIMEOUT="1", INTERCONNECT_DB=str(tmp_path / "a.duckdb"))
+    first = start(root, INTERCONNECT_LOCK_TIMEOUT="1")          # the tree's own warehouse
     time.sleep(0.5)
     second = start(root, INTERCONNECT_LOCK_TIMEOUT="1", INTERCONNECT_DB=str(tmp_path / "b.duckdb"))
     (_, err1), (_, err2) = first.communicate(), second.communicate()

@@ -33,6 +33,7 @@ from pipeline.project import Project
 from pipeline.warehouse.steps import Layout
 
 from build_runs import build_env, edited_copy, files_of, start_build
+from built_tree import copy_built
 from conftest import REPO
 
 CAPTURE = "raw_data/deployments/qwen38-27b-pp/netdev/server-prefill.netdev"
@@ -126,13 +127,9 @@ def _docs(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def built_tree(tmp_path_factory):
-    """A tree built once (warehouse, store and docs present): the later builds are incremental."""
-    root = tmp_path_factory.mktemp("built-tree")
-    copy_tree(REPO, root)
-    proc = _start(root, "--no-site")
-    _, err = proc.communicate()
-    assert proc.returncode == 0, err[-3000:]
-    return root
+    """A built tree (warehouse, store, docs and site present; a copy of the session's build):
+    the later builds are incremental."""
+    return copy_built(tmp_path_factory.mktemp("built-tree"))
 
 
 _edited = edited_copy

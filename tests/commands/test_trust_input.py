@@ -23,8 +23,7 @@ import duckdb
 import pytest
 from test_trust_hostile import parse
 
-from pipeline.commands.in_process import copy_tree
-
+from built_tree import copy_built
 from conftest import REPO, run_cli_build
 
 CANARY = "CANARY-7f3a-outside-raw-data"
@@ -99,8 +98,7 @@ def site(tmp_path_factory):
     canary = outside / "canary.txt"
     canary.write_text(f"{CANARY}\n3 packets transmitted, 3 received\n")
     (outside / "campaign/manifest.yaml").write_text(f"campaign: evil-link\ntitle: {CANARY}\n")
-    root = base / "root"
-    copy_tree(REPO, root)
+    root = copy_built(base / "root")          # the session's build, copied
     (root / ".git").mkdir()
     (root / ".git/config").write_text(f"[core]\n\t{GIT_CANARY} = true\n")
     _hostile_campaign(root, canary)

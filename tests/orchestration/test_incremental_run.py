@@ -28,7 +28,7 @@ def run(tmp_path_factory, built):
     shutil.copytree(built.root, root, symlinks=True)
     project = Project(root)
     mp.setenv("INTERCONNECT_ROOT", str(root))
-    mp.setenv("INTERCONNECT_DB", str(root / ".warehouse" / "test.duckdb"))
+    mp.setenv("INTERCONNECT_DB", str(root / ".warehouse" / "interconnect.duckdb"))
     campaigns = [name for _, name, _ in campaign_folders(project.raw_data)]
     others = {p: p.stat().st_mtime_ns for p in project.raw_store.rglob("*.parquet")
               if p.relative_to(project.raw_store).parts[0] != CHANGED}

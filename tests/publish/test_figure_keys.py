@@ -25,7 +25,7 @@ def test_every_printed_mart_declares_a_key():
 @pytest.mark.parametrize("mart", PRINTED)
 def test_the_key_identifies_every_row(built, mart):
     from pipeline.warehouse.campaign_files import attach_all
-    path = built.root / ".warehouse" / "test.duckdb"
+    path = built.root / ".warehouse" / "interconnect.duckdb"
     con = attach_all(duckdb.connect(str(path), read_only=True), path)
     # each campaign's own file (the key is unique within a campaign's rows), and the warehouse
     # (its comparison tables; "every campaign" holds the campaigns' rows copied side by side)

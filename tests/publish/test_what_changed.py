@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.commands.in_process import copy_tree
 
+from built_tree import copy_built
 from conftest import REPO, run_cli_build
 
 CAMPAIGN = "swan-10-regions"
@@ -58,8 +58,8 @@ def _halve(root: Path) -> float:
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    root = copy_tree(REPO, tmp_path_factory.mktemp("what-changed")).root
-    committed = _docs(root)
+    root = copy_built(tmp_path_factory.mktemp("what-changed"))   # the session's build, copied
+    committed = _docs(REPO)
     first = _build(root)
     after_first = _docs(root)
     before = _halve(root)
@@ -143,7 +143,8 @@ def test_building_again_gives_byte_identical_docs(history):
 
 
 def test_adding_a_campaign_lists_it_as_added(history, tmp_path):
-    root = copy_tree(history["root"], tmp_path / "tree").root
+    root = tmp_path / "tree"         # the built tree, warehouse included: the build adds one
+    shutil.copytree(history["root"], root, symlinks=True)
     src = root / "raw_data" / "p2p" / CAMPAIGN
     shutil.copytree(src, root / "raw_data" / "p2p" / "swan-copy")
     manifest = root / "raw_data" / "p2p" / "swan-copy" / "manifest.yaml"

@@ -12,7 +12,7 @@ CAMPAIGN = "raw_data/deployments/qwen38-27b-pp"
 
 def _rows(project, table):
     """The qwen38-27b-pp campaign's rows of ``table`` (the campaign this file edits)."""
-    con = duckdb.connect(str(project.root / ".warehouse/test.duckdb"), read_only=True)
+    con = duckdb.connect(str(project.root / ".warehouse/interconnect.duckdb"), read_only=True)
     try:
         cur = con.execute(f"select * from {table} where campaign = 'qwen38-27b-pp' order by all")
         cols = [d[0] for d in cur.description]
