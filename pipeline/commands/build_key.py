@@ -104,14 +104,16 @@ def campaigns_to_build(project: Project, inputs: dict) -> list[str] | None:
     """The campaigns whose folder was added or changed since the last successful build, when
     nothing else that build read or left behind changed (none when a campaign was only
     removed); None, meaning every campaign, when anything else changed or no build is on
-    record (call before ``forget``)."""
+    record (call before ``forget``). A tree moved or copied with its warehouse is not a change
+    of its campaigns: their files name what they read from the warehouse's folder
+    (pipeline/warehouse/campaign_files.py)."""
     record = _record(project)
     if record is None or record.get("outputs") != outputs_key(project):
         return None
     before = record.get("inputs")
     if not isinstance(before, dict):
         return None
-    rest = ("raw_data", "campaigns")
+    rest = ("raw_data", "campaigns", "root")
     if {k: v for k, v in before.items() if k not in rest} != \
             {k: v for k, v in inputs.items() if k not in rest}:
         return None

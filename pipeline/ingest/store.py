@@ -120,12 +120,17 @@ class RawStore:
             paths.extend(sorted(shard_dir(head).glob("*.parquet")))
         return paths
 
-    def relation(self, campaign: str, table: str, columns: dict[str, str]) -> str:
-        """SQL for the table's rows of one campaign (typed and empty when it has none)."""
+    def relation(self, campaign: str, table: str, columns: dict[str, str],
+                 relative: bool = False) -> str:
+        """SQL for the table's rows of one campaign (typed and empty when it has none). With
+        ``relative``, each file is named from the store's parent folder, which the reading
+        connection must have as its ``file_search_path`` (pipeline/warehouse/campaign_files.py):
+        the SQL then holds wherever the tree is moved or copied to."""
         paths = self.files(campaign, table)
         if not paths:
             return typed_empty(columns)
-        listed = ", ".join(literal(str(p)) for p in paths)
+        named = [p.relative_to(self.root.parent).as_posix() if relative else str(p) for p in paths]
+        listed = ", ".join(literal(p) for p in named)
         cols = ", ".join(f'"{c}"' for c in columns)
         return f"select {cols} from read_parquet([{listed}])"
 

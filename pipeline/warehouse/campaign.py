@@ -70,7 +70,8 @@ def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
     import pandas as pd
     held = objects(con, schema)     # none in a fresh schema; a kept one's views from last time
     for table, columns in raw_tables(formats).items():
-        sql = typed_empty(columns) if campaign is None else store.relation(campaign, table, columns)
+        sql = typed_empty(columns) if campaign is None else \
+            store.relation(campaign, table, columns, relative=True)
         replace_view(con, schema, table, sql, held)
     entries = [] if campaign is None else store.registry(campaign, [f.table for f in formats.values()])
     new_table(con, f"{q(schema)}.ingest_registry", REGISTRY_COLUMNS)
@@ -80,11 +81,12 @@ def _load_raw(con, store: RawStore, schema: str, campaign: str | None,
 
 
 def _reference_views(con, schema: str, reference_tables: list[str], parquet) -> None:
-    """A view of each reference table's Parquet file (written by the reference step)."""
+    """A view of each reference table's Parquet file (written by the reference step), named from
+    the folder beside it, as the raw views name the raw store's files (campaign_files.py)."""
     for name in reference_tables:
-        path = parquet / f"{name}.parquet"
+        path = f"{parquet.name}/{name}.parquet"
         con.execute(f"create or replace view {q(schema)}.{q(name)} as "
-                    f"select * from read_parquet({literal(str(path))})")
+                    f"select * from read_parquet({literal(path)})")
 
 
 def _manifest_problem(con, schema: str) -> tuple[str | None, str | None]:
@@ -112,7 +114,7 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     fresh = campaign is None or reference_digest is None
     before = {} if fresh or keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
-    # (again) each time, as the raw views: they name files by path, which a moved tree changes
+    # (again) each time, as the raw views: the files they name change with the reference data
     _reference_views(con, schema, reference_tables, reference_parquet)
     if not fresh:
         macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None

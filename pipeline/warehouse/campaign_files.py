@@ -15,6 +15,15 @@ that dies in between leaves no summary, and the join then reads the file itself.
 
 A reader attaches a campaign's file READ_ONLY under the name its schema had
 (``"campaign:<name>"``), so SQL that names ``"campaign:<name>".<table>`` reads it.
+
+The views of a campaign's file name the Parquet files they read from the folder that holds the
+warehouse (``interconnect.raw/<campaign>/…``, ``interconnect.reference/…``), not by absolute
+path, so a tree that is moved or copied, warehouse and all, reads its own files and its next
+build need not touch the campaigns its move did not change. Every connection that opens or
+attaches such a file sets DuckDB's ``file_search_path`` to that folder first (``search_from``;
+``writing`` and ``attach`` do). Opened by hand: ``SET file_search_path = '<that folder>'``.
+DuckDB tries the working directory before the search path, so do not run a reader from inside
+another tree's warehouse folder.
 """
 from __future__ import annotations
 
@@ -90,6 +99,7 @@ def writing(warehouse: Path, campaign: str | None, fresh: bool, log=None) -> Ite
     con = duckdb.connect(str(path), config=parse_config())
     try:
         con.execute("set enable_progress_bar = false")
+        search_from(con, warehouse)
         yield con
         con.execute("checkpoint")
     finally:
@@ -107,6 +117,11 @@ def read_summary(warehouse: Path, campaign: str) -> dict | None:
         return None
 
 
+def search_from(con, warehouse: Path) -> None:
+    """Let ``con`` read what the views of the campaign files beside ``warehouse`` name."""
+    con.execute(f"set file_search_path = {literal(str(Path(warehouse).resolve().parent))}")
+
+
 def attached_names(con) -> set[str]:
     return {r[0] for r in con.execute("select database_name from duckdb_databases()").fetchall()}
 
@@ -120,6 +135,7 @@ def attach(con, warehouse: Path, campaign: str | None) -> bool:
     path = path_of(warehouse, campaign)
     if not path.is_file():
         return False
+    search_from(con, warehouse)
     con.execute(f"attach {literal(str(path))} as {q(name)} (read_only)")
     return True
 

@@ -41,11 +41,12 @@ _STORE_FILE = re.compile(r"""["']([^"'\n]+?\.parquet)["']""")
 
 
 def unreadable_store_files(store_root: Path, message: str) -> list[Path]:
-    """The raw store's Parquet files a DuckDB error says it could not read."""
+    """The raw store's Parquet files a DuckDB error says it could not read (named from the
+    store's parent folder when a campaign file's view read them: campaign_files.py)."""
     root = Path(store_root).resolve()
     found = []
     for text in _STORE_FILE.findall(message):
-        path = Path(text)
+        path = Path(text) if Path(text).is_absolute() else root.parent / text
         if path.is_file() and root in path.resolve().parents and path not in found:
             found.append(path)
     return found

@@ -1,7 +1,7 @@
 """Which campaigns a build runs (pipeline/commands/build_key.py, campaigns_to_build, and
 pipeline/commands/in_process.py, run_range): after a change to campaign folders alone, only
-those campaigns' partitions; after any other change, or with no build on record, every one.
-Records are written by hand; each expected list is read off the change made to the tree."""
+those campaigns' partitions; after any other change, or with no build on record, every one;
+after a move of the tree with its warehouse, none. Records are written by hand; each expected list is read off the change made to the tree."""
 from __future__ import annotations
 
 import json
@@ -60,6 +60,17 @@ def test_campaign_folders_alone_name_the_campaigns(tree):
     _remember(tree)
     shutil.rmtree(tree.root / "raw_data" / "deployments" / "a")      # removed only: none
     assert build_key.campaigns_to_build(tree, build_key.inputs_key(tree, [])) == []
+
+
+def test_a_tree_moved_with_its_warehouse_changes_none_of_its_campaigns(tree, tmp_path):
+    _remember(tree)
+    moved = Project(tmp_path / "moved")
+    shutil.move(tree.root, moved.root)                  # the warehouse and its record go along
+    inputs = build_key.inputs_key(moved, [])
+    recorded = json.loads(build_key.record_path(moved).read_text())["inputs"]
+    assert recorded["root"] == str(tree.root) != inputs["root"]
+    assert build_key.campaigns_to_build(moved, inputs) == []
+    assert build_key.unchanged(moved, inputs) is None   # but it is built: not a no-op
 
 
 def test_a_record_that_is_not_one_means_every_campaign(tree):

@@ -21,6 +21,7 @@ from pipeline.commands.in_process import copy_tree
 from pipeline.project import Project
 from pipeline.warehouse.steps import Layout
 
+from build_runs import files_of
 from conftest import REPO, run_cli_build
 
 KEEP = ("lab-rpc-tbf100", "lab-rpc-shape-h256", "aws-p3-tc")
@@ -183,6 +184,39 @@ def test_the_kept_build_publishes_what_a_forced_build_does(tree, tmp_path):
                 differ.append(path.relative_to(kept_docs).as_posix())
     # byte for byte: the build ids and stamps derive from the inputs, not from what was rebuilt
     assert differ == []
+
+
+RAW_FILES = re.compile(r"raw files: (\d+) data file\(s\) in (\d+) campaign")
+
+
+def test_a_tree_moved_with_its_warehouse_reads_its_own_files(tree, tmp_path):
+    """Built in one folder, then moved (nothing is left where its files were made): the next
+    build runs the campaigns of a removal, not every one (in_process.run_range), publishes the
+    same docs/, and each campaign file's views read the moved tree's Parquet files."""
+    first, moved = tmp_path / "first", tmp_path / "moved"
+    shutil.copytree(tree["root"], first, symlinks=True)
+    proc = run_cli_build(first, "--no-site", "--force")   # every campaign file made in `first`
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    every = int(RAW_FILES.search(proc.stderr).group(1))
+    docs = files_of(first / "docs")
+    shutil.move(first, moved)
+    proc = run_cli_build(moved, "--no-site")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ran, campaigns = map(int, RAW_FILES.search(proc.stderr).groups())
+    assert campaigns == len(KEEP) and ran < every
+    assert files_of(moved / "docs") == docs
+    from pipeline.warehouse import campaign_files
+    layout = Layout(Project(moved))
+    con = duckdb.connect()
+    for name in KEEP:
+        assert campaign_files.attach(con, moved / ".warehouse" / "interconnect.duckdb", name)
+        schema = f"campaign:{name}"
+        for view in ("raw_files", layout.reference_tables[0]):
+            (sql,) = con.execute("select sql from duckdb_views() where database_name = ? and "
+                                 "view_name = ?", [schema, view]).fetchone()
+            assert str(tmp_path) not in sql, sql
+            assert con.execute(f'select count(*) from "{schema}"."{view}"').fetchone()[0] > 0
+    con.close()
 
 
 def test_a_model_that_now_fails_leaves_no_table_of_an_earlier_build(tree):
