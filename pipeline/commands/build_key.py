@@ -25,7 +25,7 @@ from pipeline.project import REPO_ROOT, Project
 from pipeline.publish.figures.baseline import LEDGER
 from pipeline.publish.site import tree_digest
 from pipeline.util.atomic import atomic_write
-from pipeline.util.hashing import package_digest, sha256_of
+from pipeline.util.hashing import package_digest, sha256_of, sha256_of_parts
 
 # every module of the pipeline package, whichever layer it is in
 CODE = REPO_ROOT / "pipeline"
@@ -62,6 +62,25 @@ def _file(path: Path) -> str:
     return sha256_of(path) if path.is_file() else ""
 
 
+def _campaign_templates(project: Project) -> str | None:
+    """The digest of the templates a campaign's page is rendered from: each per-campaign
+    template with those it includes or imports, and the withheld campaign's notice; None when
+    a template cannot be read (then every campaign is built: campaigns_to_build). An edit
+    elsewhere in templates/ (a shared page's) changes no campaign's page."""
+    from pipeline.publish import page_keep
+    from pipeline.publish.markdown import environment
+    from pipeline.publish.pages import discover_pages
+    try:
+        env = environment(project.templates)
+        names = sorted(p.template.name for p in discover_pages(project.templates) if p.per_campaign)
+        if (project.templates / page_keep.WITHHELD_NOTICE).is_file():
+            names.append(page_keep.WITHHELD_NOTICE)
+        return sha256_of_parts(*(f"{name}\0{page_keep.templates_digest(env, project.templates, name)}"
+                                 for name in names))
+    except Exception:  # noqa: BLE001 - a template the build will refuse: nothing to compare
+        return None
+
+
 def inputs_key(project: Project, args: list[str]) -> dict:
     folders = campaign_folders(project.raw_data) if project.raw_data.is_dir() else []
     return {"root": str(project.root), "raw_data": folder_digest(project.raw_data),
@@ -70,7 +89,8 @@ def inputs_key(project: Project, args: list[str]) -> dict:
                                            frozenset(f"{area}/{name}" for area, name, _ in folders)),
             "campaigns": {name: folder_digest(folder) for _, name, folder in folders},
             "sql": folder_digest(project.sql),
-            "templates": folder_digest(project.templates), "mkdocs": _file(project.mkdocs_yml),
+            "templates": folder_digest(project.templates),
+            "campaign_templates": _campaign_templates(project), "mkdocs": _file(project.mkdocs_yml),
             "publish_config": _file(project.publish_config),
             "code": package_digest(CODE), "python": sys.version, "libraries": _versions(),
             "settings": {k: os.environ.get(k, "") for k in SETTINGS},
@@ -106,16 +126,20 @@ def campaigns_to_build(project: Project, inputs: dict) -> list[str] | None:
     removed); None, meaning every campaign, when anything else changed or no build is on
     record (call before ``forget``). A tree moved or copied with its warehouse is not a change
     of its campaigns: their files name what they read from the warehouse's folder
-    (pipeline/warehouse/campaign_files.py)."""
+    (pipeline/warehouse/campaign_files.py). Nor is an edit of templates/ that leaves every
+    campaign page's templates as they were: no campaign step reads a template, and the shared
+    pages are rendered by every build."""
     record = _record(project)
     if record is None or record.get("outputs") != outputs_key(project):
         return None
     before = record.get("inputs")
     if not isinstance(before, dict):
         return None
-    rest = ("raw_data", "campaigns", "root")
+    rest = ("raw_data", "campaigns", "root", "templates")
     if {k: v for k, v in before.items() if k not in rest} != \
             {k: v for k, v in inputs.items() if k not in rest}:
+        return None
+    if inputs.get("campaign_templates") is None:
         return None
     old = before.get("campaigns") if isinstance(before.get("campaigns"), dict) else {}
     return sorted(c for c, d in inputs["campaigns"].items() if old.get(c) != d)

@@ -37,6 +37,9 @@ def _code(package: Path) -> str:
     return package_digest(package, skip=("collect",))
 
 
+WITHHELD_NOTICE = "partials/withheld.md.j2"     # a withheld campaign's page (page_render.py)
+
+
 def templates_digest(env: Environment, root: Path, name: str) -> str:
     """The template ``name`` and the closure of the templates it names."""
     seen, todo, dynamic = set(), [name], False

@@ -100,7 +100,7 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
 
 def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, status: dict) -> None:
     env = markdown.environment(project.templates)
-    template = env.get_template("partials/withheld.md.j2")
+    template = env.get_template(page_keep.WITHHELD_NOTICE)
     slug = page.slug(campaign)
     text = template.render(campaign=campaign, page=page, reasons=status["reasons"],
                            url=lambda target: pages_mod.relative(slug, target))

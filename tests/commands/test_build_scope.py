@@ -1,7 +1,8 @@
 """Which campaigns a build runs (pipeline/commands/build_key.py, campaigns_to_build, and
 pipeline/commands/in_process.py, run_range): after a change to campaign folders alone, only
 those campaigns' partitions; after any other change, or with no build on record, every one;
-after a move of the tree with its warehouse, none. Records are written by hand; each expected list is read off the change made to the tree."""
+after a move of the tree with its warehouse, or an edit of a template no campaign page
+reads, none. Records are written by hand; each expected list is read off the change made to the tree."""
 from __future__ import annotations
 
 import json
@@ -71,6 +72,40 @@ def test_a_tree_moved_with_its_warehouse_changes_none_of_its_campaigns(tree, tmp
     assert recorded["root"] == str(tree.root) != inputs["root"]
     assert build_key.campaigns_to_build(moved, inputs) == []
     assert build_key.unchanged(moved, inputs) is None   # but it is built: not a no-op
+
+
+def _templates(root):
+    """A per-campaign page that includes a partial, a shared page, and the withheld notice."""
+    t = root / "templates"
+    (t / "partials").mkdir(exist_ok=True)
+    (t / "p2p.md.j2").write_text("{#---\nper_campaign: p2p\nmarts: []\n---#}\n"
+                                 "{% include 'partials/row.md.j2' %}\n")
+    (t / "home.md.j2").write_text("{#---\nmarts: []\n---#}\nHome\n")
+    (t / "partials" / "row.md.j2").write_text("a row\n")
+    (t / "partials" / "withheld.md.j2").write_text("withheld\n")
+
+
+@pytest.mark.parametrize("edited, every", [
+    ("home.md.j2", False),                   # a shared page: no campaign page reads it
+    ("p2p.md.j2", True),                     # a per-campaign page
+    ("partials/row.md.j2", True),            # included by a per-campaign page
+    ("partials/withheld.md.j2", True),       # a withheld campaign's notice
+])
+def test_a_template_edit_changes_the_campaigns_whose_pages_read_it(tree, edited, every):
+    _templates(tree.root)
+    _remember(tree)
+    path = tree.root / "templates" / edited
+    path.write_text(path.read_text() + "edited\n")
+    expected = None if every else []
+    assert build_key.campaigns_to_build(tree, build_key.inputs_key(tree, [])) == expected
+
+
+def test_a_template_that_cannot_be_read_means_every_campaign(tree):
+    _templates(tree.root)
+    _remember(tree)
+    (tree.root / "templates" / "home.md.j2").write_text("no front matter\n")   # a PageError
+    assert build_key.inputs_key(tree, [])["campaign_templates"] is None
+    assert build_key.campaigns_to_build(tree, build_key.inputs_key(tree, [])) is None
 
 
 def test_a_record_that_is_not_one_means_every_campaign(tree):

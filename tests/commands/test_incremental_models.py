@@ -26,6 +26,7 @@ from conftest import REPO, run_cli_build
 
 KEEP = ("lab-rpc-tbf100", "lab-rpc-shape-h256", "aws-p3-tc")
 SUMMARY = re.compile(r"campaign tables: (\d+) built, (\d+) kept")
+RAW_FILES = re.compile(r"raw files: (\d+) data file\(s\) in (\d+) campaign")
 PAGES = re.compile(r"pages: (\d+) rendered, (\d+) kept")
 LAST_PAGES: dict[str, tuple[int, int]] = {}
 
@@ -37,6 +38,7 @@ def _build(root: Path, *args: str) -> tuple[int, int]:
     found, pages = SUMMARY.search(proc.stderr), PAGES.search(proc.stderr)
     assert found and pages, proc.stderr[-2000:]
     LAST_PAGES["counts"] = (int(pages.group(1)), int(pages.group(2)))
+    LAST_PAGES["raw files"] = int(RAW_FILES.search(proc.stderr).group(1))  # of the run's campaigns
     return int(found.group(1)), int(found.group(2))
 
 
@@ -121,6 +123,14 @@ def test_each_kind_of_change_rebuilds_what_it_touches(tree):
     template.write_text(template.read_text() + "{# an edit that renders nothing #}\n")
     assert _build(root) == (0, 3 * m)
     _pages(1, 2, shared)               # aws-p3-tc is the one p2p campaign
+    every = LAST_PAGES["raw files"]    # the run spans every campaign: their raw files all read
+    # a shared page's template edited: no campaign page, and the run spans no campaign but the
+    # one a run always checks (in_process.run_range), so fewer raw files are read
+    template = root / "templates" / "point-to-point.md.j2"
+    template.write_text(template.read_text() + "{# an edit that renders nothing #}\n")
+    assert _build(root) == (0, 3 * m)
+    _pages(0, 3, shared)
+    assert LAST_PAGES["raw files"] < every
     # a reference CSV edited: every model that reads reference data, directly or not
     params = root / "raw_data" / "reference" / "measurement_params.csv"
     text = params.read_text()
@@ -185,8 +195,6 @@ def test_the_kept_build_publishes_what_a_forced_build_does(tree, tmp_path):
     # byte for byte: the build ids and stamps derive from the inputs, not from what was rebuilt
     assert differ == []
 
-
-RAW_FILES = re.compile(r"raw files: (\d+) data file\(s\) in (\d+) campaign")
 
 
 def test_a_tree_moved_with_its_warehouse_reads_its_own_files(tree, tmp_path):
