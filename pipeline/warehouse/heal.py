@@ -46,7 +46,7 @@ def unreadable_store_files(store_root: Path, message: str) -> list[Path]:
     root = Path(store_root).resolve()
     found = []
     for text in _STORE_FILE.findall(message):
-        path = Path(text) if Path(text).is_absolute() else root.parent / text
+        path = root.parent / text           # an absolute name stays as it is
         if path.is_file() and root in path.resolve().parents and path not in found:
             found.append(path)
     return found

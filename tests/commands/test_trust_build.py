@@ -2,9 +2,8 @@
 
 The builds are shared: ``old`` is the project as committed (the session's one build of it),
 ``new`` the same with two templates edited, built from a copy of ``old`` as a user's next build
-would be. Every killed
-build starts from a copy of ``old`` (warehouse and site included) with the ``new`` edit applied,
-so whatever it leaves must be ``old`` or ``new``.
+would be. Every killed build starts from a copy of ``old`` (warehouse and site included) with
+the ``new`` edit applied, so whatever it leaves must be ``old`` or ``new``.
 """
 import shutil
 import signal
