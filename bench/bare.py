@@ -73,7 +73,7 @@ def build(root: Path) -> None:
         encoding="utf-8")
     patch_home(staged, project.docs, outcome.comparison, outcome.changes, ours)
     publish(project.docs, staged, pages_mod.campaign_slugs(pages, [(c, a) for c, a, _ in campaigns]))
-    swap_in(project, build_site(project))
+    swap_in(project, build_site(project).path)
 
 if __name__ == "__main__":
     build(Path(sys.argv[1]))

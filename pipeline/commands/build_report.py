@@ -131,7 +131,10 @@ def report(result, con, layout, campaigns: list[str]) -> Report:
                         + (f", {d['recovered']} interrupted publication(s) finished"
                            if d.get("recovered") else ""))
     if "site" in mats:
-        r.phases.append(f"site/: swapped in ({mats['site'][-1].get('build', '')})")
+        site = mats["site"][-1]
+        r.phases.append(f"site/: swapped in ({site.get('build', '')})"
+                        + (f"; pages: {site['pages_converted']} converted, {site['pages_kept']} "
+                           "kept (page cache)" if "pages_kept" in site else ""))
     rows = con.execute("select source_file, reason from ingest_registry where status <> 'ok' "
                        "order by source_file").fetchall()
     r.quarantined = [(f, reason or "") for f, reason in rows]

@@ -115,11 +115,13 @@ def site_asset():
                        "published to INTERCONNECT_PUBLISH_DIR when set.")
     def _site(context: AssetExecutionContext, warehouse: Warehouse) -> MaterializeResult:
         warehouse.lock()
-        build = publish_site(warehouse.project, context.run.run_id,
+        built = publish_site(warehouse.project, context.run.run_id,
                              os.environ.get("INTERCONNECT_PUBLISH_DIR"))
         if (pruned := prune_runs(context.instance)):     # runs of the schedule and sensor too
             context.log.info(pruned)
-        return MaterializeResult(metadata={"build": build.name})
+        pages = ({} if built.pages_kept is None else
+                 {"pages_kept": built.pages_kept, "pages_converted": built.pages_converted})
+        return MaterializeResult(metadata={"build": built.path.name, **pages})
 
     return _site
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pipeline.project import CAMPAIGN_AREAS
 from pipeline.publish import journal as txn
-from pipeline.publish.site import build_site, swap_in
+from pipeline.publish.site import SiteBuild, build_site, swap_in
 from pipeline.publish.site import publish as publish_copy
 from pipeline.util.faults import checkpoint
 
@@ -140,12 +140,13 @@ def abandon(project, keep: str | None = None) -> list[str]:
     return left
 
 
-def publish_site(project, run_id: str, publish_dir: str | None) -> Path:
+def publish_site(project, run_id: str, publish_dir: str | None) -> SiteBuild:
     """Build the site from docs/ and swap it in: the commit point of the run's publication
     (journal.py). A failure or signal before the swap rolls docs/ back."""
     journal = txn.Journal.read(staging_dir(project, run_id))
     try:
-        final = build_site(project)
+        built = build_site(project)
+        final = built.path
         if journal is not None:
             journal.mark("site", site_target=final.name)
         checkpoint("site:before-swap")
@@ -161,4 +162,4 @@ def publish_site(project, run_id: str, publish_dir: str | None) -> Path:
         publish_copy(final, Path(publish_dir), digest=final.name.removeprefix("build-"))
     if journal is not None:
         txn.close(journal)
-    return final
+    return built

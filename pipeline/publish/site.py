@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.project import Project
 from pipeline.publish.site_address import mkdocs_env
@@ -20,6 +22,17 @@ from pipeline.publish.site_address import mkdocs_env
 
 class SiteBuildError(RuntimeError):
     pass
+
+
+class SiteBuild(NamedTuple):
+    """A site build's folder, and how many pages its ``mkdocs build`` took from the page cache
+    and converted (pipeline/publish/page_cache.py; None when the cache was off)."""
+    path: Path
+    pages_kept: int | None = None
+    pages_converted: int | None = None
+
+
+_CACHE_LINE = re.compile(r"page-cache: (\d+) page\(s\) kept, (\d+) converted")
 
 
 def tree_digest(folder: Path) -> str:
@@ -74,7 +87,7 @@ def place(builds: Path, staging: Path, digest: str | None = None) -> Path:
     return final
 
 
-def build_site(project: Project) -> Path:
+def build_site(project: Project) -> SiteBuild:
     """``mkdocs build --strict`` of docs/ into ``.site-builds/build-<digest>``, not yet swapped in."""
     # The caller holds the build lock (pipeline/util/lock.py): a site built alone from the UI
     # must not race a full build over `.site.swap` and the cleanup of the previous build.
@@ -86,14 +99,16 @@ def build_site(project: Project) -> Path:
     sweep(builds, ".trash-*")
     staging = builds / f"staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict",
            "-f", str(project.mkdocs_yml), "-d", str(staging)]
     env = mkdocs_env(project)
     try:
         proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-        return place(builds, staging)
+        counts = _CACHE_LINE.findall(proc.stderr)
+        kept, made = map(int, counts[-1]) if counts else (None, None)
+        return SiteBuild(place(builds, staging), kept, made)
     except BaseException:        # a failure, SIGINT/SIGTERM (KeyboardInterrupt), ENOSPC
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -119,6 +119,10 @@ def test_a_damaged_site_is_built_again_whole(tree, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert SKIPPED not in proc.stderr
     assert (site / "sitemap.xml").is_file() and (site / "index.html").read_bytes() == original
+    # docs/ as it was: every page's conversion comes from the page cache the copy brought along
+    pages = [p for p in (root / "docs").rglob("*.md") if "includes" not in p.parts]
+    assert f"site/: swapped in ({site.resolve().name}); pages: 0 converted, {len(pages)} kept " \
+           "(page cache)" in proc.stderr, proc.stderr[-2000:]
     assert site.resolve().name == f"build-{tree_digest(site)}"
     assert not list((root / ".site-builds").glob(".trash-*"))
     again = run_cli_build(root)

@@ -174,3 +174,17 @@ def test_the_committed_sites_pages_are_the_same_bytes_with_and_without_the_cache
     expected = _files(shipped / "plain")
     assert _files(shipped / "cold") == expected
     assert _files(shipped / "warm") == expected
+
+
+def test_the_site_build_reports_what_the_cache_kept_and_nothing_when_it_is_off(shipped,
+                                                                              monkeypatch):
+    from pipeline.project import Project
+    from pipeline.publish.site import build_site
+    pages = len(list((shipped / "docs").rglob("*.md"))) - len(
+        list((shipped / "docs" / "includes").rglob("*.md")))
+    monkeypatch.setenv(ENV, "1")
+    built = build_site(Project(shipped))     # the builds above left every page in the cache
+    assert (built.pages_kept, built.pages_converted) == (pages, 0)
+    assert built.path.parent == shipped / ".site-builds" and built.path.is_dir()
+    monkeypatch.setenv(ENV, "0")
+    assert build_site(Project(shipped))[1:] == (None, None)
