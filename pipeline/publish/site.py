@@ -105,7 +105,10 @@ def build_site(project: Project) -> SiteBuild:
     try:
         proc = subprocess.run(cmd, cwd=project.root, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
-            raise SiteBuildError(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+            # what failed first (mkdocs' warnings and errors), then its whole output
+            said = [ln for ln in proc.stderr.splitlines() if ln.startswith(("WARNING", "ERROR"))]
+            raise SiteBuildError("mkdocs build --strict failed: " + " | ".join(said)
+                                 + f"\n{proc.stdout}\n{proc.stderr}")
         counts = _CACHE_LINE.findall(proc.stderr)
         kept, made = map(int, counts[-1]) if counts else (None, None)
         return SiteBuild(place(builds, staging), kept, made)

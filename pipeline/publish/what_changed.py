@@ -191,6 +191,9 @@ def _label(e: dict) -> str:
     return " · ".join(x for x in (e["table"], key, e["column"]) if x)
 
 
+GONE_KINDS = ("missing", "row_removed", "page_removed")
+
+
 def _entries(kinds, changes: list[dict], link, esc, ranks: dict[str, int]) -> list[list]:
     from markupsafe import Markup
 
@@ -199,7 +202,9 @@ def _entries(kinds, changes: list[dict], link, esc, ranks: dict[str, int]) -> li
     for e in changes:
         if e["kind"] not in kinds:
             continue
-        page = link(e["page"], e["anchor"]) if e["page"] else ""
+        # what is gone points at the previous build: its section may be gone too (no anchor)
+        anchor = "" if e["kind"] in GONE_KINDS else e["anchor"]
+        page = link(e["page"], anchor) if e["page"] else ""
         if e["kind"].startswith("campaign_"):
             out.append([esc(e["row_key"][len("campaign="):]), CAMPAIGN_WORDS[e["kind"]]])
         elif e["kind"] == "text":
@@ -251,7 +256,11 @@ def render_page(templates: Path, outcome: Outcome, ranks: dict[str, int], append
         from urllib.parse import quote
         return Markup(quote(pages_mod.relative(PAGE, target), safe="/#.-_~"))
 
+    gone = {e["page"] for e in outcome.changes if e["kind"] == "page_removed"}
+
     def link(page: str, anchor: str) -> Markup:
+        if page in gone:                    # no longer a page of the site: named, not linked
+            return Markup(markdown.escape_text(page))
         target = f"{page}.md" + (f"#{anchor}" if anchor else "")
         return Markup(f"[{markdown.escape_text(page)}]({url(target)})")
 

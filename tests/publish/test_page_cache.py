@@ -188,3 +188,18 @@ def test_the_site_build_reports_what_the_cache_kept_and_nothing_when_it_is_off(s
     assert built.path.parent == shipped / ".site-builds" and built.path.is_dir()
     monkeypatch.setenv(ENV, "0")
     assert build_site(Project(shipped))[1:] == (None, None)
+
+
+def test_the_strict_site_build_fails_on_a_warning_and_names_it_first(tmp_path):
+    # mkdocs --quiet would silence the warning and --strict would then pass: the build runs
+    # without it, and the error's first line is the warning
+    from pipeline.project import Project
+    from pipeline.publish.site import SiteBuildError, build_site
+    pages = {**PAGES, "a.md": PAGES["a.md"] + "\n[gone](b.md#nowhere)\n"}
+    root = _site(tmp_path, pages=pages)
+    with pytest.raises(SiteBuildError) as failed:
+        build_site(Project(root))
+    first = str(failed.value).splitlines()[0]
+    assert first.startswith("mkdocs build --strict failed: WARNING")
+    assert "'b.md#nowhere'" in first and "not contain an anchor '#nowhere'" in first
+    assert not list((root / ".site-builds").glob("staging-*"))

@@ -62,3 +62,20 @@ def test_the_page_lists_the_timings_last_in_their_own_section():
     assert ours.count("| t · ") == 3
     # a figure newly shown: nothing before it, its value now
     assert "| not shown | 300 MB |  |" in ours
+
+
+def test_what_is_gone_is_named_without_a_link_to_a_page_or_section_that_is_gone():
+    # labs/old-lab was removed; a figure no longer shown and a row removed keep their page's
+    # link, without the anchor of the previous build (its section may be gone); a moved figure
+    # links its section
+    changes = [dict(_change("moved", "point-to-point", "rtt"), anchor="rtt-table"),
+               dict(_change("missing", "index", "gone", new=""), anchor="old-section"),
+               dict(_change("row_removed", "index", "row", figures="2"), anchor="old-rows"),
+               dict(_change("page_removed", "labs/old-lab", "", figures="7"), anchor=""),
+               dict(_change("row_removed", "labs/old-lab", "row2", figures="1"), anchor="x")]
+    page = render_page(Path(REPO / "templates"), Outcome(COMPARISON, changes, changes, False),
+                       {}, pipeline_pages=set())
+    assert "[point-to-point](point-to-point.md#rtt-table)" in page
+    assert "[index](index.md) |" in page and "old-section" not in page and "old-rows" not in page
+    assert "| labs/old-lab | removed | 7 |" in page
+    assert "old-lab.md" not in page
