@@ -35,6 +35,17 @@ ADDED = "added-one"
 SCALING_CSV = ROOT / "raw_data" / "reference" / "pipeline_scaling.csv"
 _RAN = re.compile(r"campaign tables: (\d+) built, (\d+) kept.*?pages: (\d+) rendered, (\d+) kept",
                   re.DOTALL)
+_SITE = re.compile(r"site/: .*?pages: (\d+) converted, (\d+) kept")
+
+
+def what_ran(err: str) -> str:
+    """What an add-one build built and kept, from its summary lines: tables, pages and, when
+    the page cache is on, the site's pages converted and kept."""
+    found, site = _RAN.search(err), _SITE.search(err)
+    if not found:
+        return ""
+    out = "campaign tables {} built, {} kept; pages {} rendered, {} kept".format(*found.groups())
+    return out + ("; site pages {} converted, {} kept".format(*site.groups()) if site else "")
 
 
 def _copy_campaign(tree: Path, source: str, name: str) -> None:
@@ -92,9 +103,7 @@ def measure(work: Path, runs: int, sizes=SIZES) -> dict:
             _copy_campaign(tree, MIX[0], ADDED)
             seconds, err = _build(tree)
             got[n]["add"].append(seconds)
-            found = _RAN.search(err)
-            got[n]["ran"] = ("campaign tables {} built, {} kept; pages {} rendered, {} kept"
-                             .format(*found.groups()) if found else "")
+            got[n]["ran"] = what_ran(err)
             shutil.rmtree(tree / "raw_data" / MIX[0].split("/")[0] / ADDED)
             _build(tree)                            # back to n campaigns, untimed
     return got

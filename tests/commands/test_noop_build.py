@@ -123,6 +123,9 @@ def test_a_damaged_site_is_built_again_whole(tree, tmp_path):
     pages = [p for p in (root / "docs").rglob("*.md") if "includes" not in p.parts]
     assert f"site/: swapped in ({site.resolve().name}); pages: 0 converted, {len(pages)} kept " \
            "(page cache)" in proc.stderr, proc.stderr[-2000:]
+    # and the scaling bench reads the same lines (bench/scaling.py)
+    from bench.scaling import what_ran
+    assert what_ran(proc.stderr).endswith(f"; site pages 0 converted, {len(pages)} kept")
     assert site.resolve().name == f"build-{tree_digest(site)}"
     assert not list((root / ".site-builds").glob(".trash-*"))
     again = run_cli_build(root)
