@@ -37,6 +37,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure import pages as mkdocs_pages
 
 from pipeline.publish import element_ids
+from pipeline.publish.site import CACHE_COUNTS
 
 ENV = "INTERCONNECT_PAGE_CACHE"
 FOLDER = Path(".site-builds") / "page-cache"
@@ -140,7 +141,7 @@ class PageCache(BasePlugin):
         if _ACTIVE is not self:
             return
         _ACTIVE = None
-        log.info(f"{self.kept} page(s) kept, {self.made} converted")
+        log.info(CACHE_COUNTS.format(kept=self.kept, made=self.made))
         if not self.folder.is_dir():
             return
         for path in self.folder.iterdir():

@@ -32,6 +32,9 @@ class SiteBuild(NamedTuple):
     pages_converted: int | None = None
 
 
+# the page cache's line in mkdocs' log: page_cache.py writes it with this format, under its
+# logger's "page-cache: " prefix, and build_site reads it back
+CACHE_COUNTS = "{kept} page(s) kept, {made} converted"
 _CACHE_LINE = re.compile(r"page-cache: (\d+) page\(s\) kept, (\d+) converted")
 
 
