@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from .measure import ROOT, Sample, command
-from .targets import Result, sample_text, scale_tree
+from .targets import Result, require_ingested, sample_text, scale_tree
 
 def _tree(work: Path, campaigns: int, size_mb: int) -> Path:
     from bench.scaling import bare_tree
@@ -43,6 +43,7 @@ def parallel_models(work: Path, runs: int, campaigns: int = 8, size_mb: int = 25
     subprocess.run(argv + ["--raw-only"], check=True, cwd=ROOT, capture_output=True,
                    env={**os.environ, **env})        # parsed once, untimed
     project = Project(tree)
+    require_ingested(project)
     files = campaign_files.folder(project.warehouse)
 
     def fresh():

@@ -178,8 +178,45 @@ def scale_tree(work: Path, campaigns: int, size_mb: int, tree: Path | None = Non
             os.link(capture, target)
         (folder / "manifest.yaml").write_text(
             f"campaign: scale-{k}\nkind: deployment\nprovenance: captured\ntitle: bench\n"
+            "hard_links: allowed\n"          # every name of the capture is the bench's own
             "files:\n  - {path: netdev/head.netdev, format: netdev, context: {host: head}}\n")
     return tree
+
+
+def not_ingested(project) -> list[str]:
+    """Each file a campaign lists that was not ingested with rows, with why: a bench whose
+    captures were refused (as every hard link was once) times empty campaigns, so its target
+    must not count."""
+    from pipeline.ingest.store import FILE_COLUMNS
+    from pipeline.util import scratch
+    from pipeline.warehouse.steps import Layout
+    layout = Layout(project)
+    store, tables = layout.store, [f.table for f in layout.formats.values()]
+    bad = []
+    con = scratch.cursor()
+    try:
+        for campaign in store.campaigns():
+            parsed = {e["source_file"]: e for e in store.registry(campaign, tables)}
+            relation = store.relation(campaign, "raw_files", FILE_COLUMNS)
+            for source, status, reason in con.execute(
+                    f"select source_file, manifest_status, reason from ({relation}) t").fetchall():
+                entry = parsed.get(source, {})
+                if status != "listed" or entry.get("status") != "ok" or not entry.get("rows_ingested"):
+                    bad.append(f"{source}: {status if status != 'listed' else entry.get('status', 'not parsed')}"
+                               f" ({reason or entry.get('reason') or 'no rows'})")
+    finally:
+        con.close()
+    return bad
+
+
+def require_ingested(project) -> None:
+    """Stop the bench when a generated campaign's file was not ingested (``not_ingested``)."""
+    from pipeline.warehouse.steps import Layout
+    if not Layout(project).store.campaigns():
+        raise SystemExit("bench: no campaign was ingested, so the target would time nothing")
+    if bad := not_ingested(project):
+        raise SystemExit("bench: the generated campaigns were not ingested, so the target would "
+                         "time empty campaigns: " + "; ".join(bad))
 
 
 def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
@@ -218,6 +255,7 @@ def parallel(work: Path, runs: int, campaigns: int = 8, size_mb: int = 250,
                                "INTERCONNECT_PARSE_THREADS": threads})
             samples[name].seconds.extend(one.seconds)
             digests[name] = raw_digest(Project(tree))
+            require_ingested(Project(tree))
     same = digests["in_process"] == digests["multiprocess"] == digests["in_process_all_cores"]
     serial, multi = samples["in_process"], samples["multiprocess"]
     ratio = serial.median / multi.median if same else 0.0
