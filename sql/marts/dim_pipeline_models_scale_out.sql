@@ -14,6 +14,14 @@
 -- column max_s: the slowest of the runs
 -- column speedup_ratio: the in-process median divided by this configuration's median (above 1:
 --    faster)
+-- column steps_median_s: the median wall time of the campaign model steps alone in those runs:
+--    from the first campaign's model step starting to the last one ending (Dagster's step
+--    records of each run)
+-- column steps_speedup_ratio: the in-process median of the model steps alone divided by this
+--    configuration's
+-- column outside_steps_s: the rest of the median run (median_s less steps_median_s): the
+--    launcher, the raw layer's checks, the template and the summary step, one step at a time
+--    in every executor
 -- column files_identical: whether the campaign files every configuration left held the same rows
 -- column measured_on: the date of the make bench run
 -- column sort_order: the order of the page's table
@@ -33,6 +41,10 @@ final as (
         min_s,
         max_s,
         speedup_ratio,
+        -- double even when no run measured them (a column with no value is read as text)
+        steps_median_s::double as steps_median_s,
+        steps_speedup_ratio::double as steps_speedup_ratio,
+        median_s - steps_median_s::double as outside_steps_s,
         files_identical,
         measured_on,
         sort_order,
