@@ -1,12 +1,14 @@
 -- grain: one row per lab series campaign, link (rate) and measured quantity
 -- key: campaign, link_id, quantity
 -- Each rate's runs summed up: how many, the median, the quartiles and their spread (IQR), the
--- extremes, and an exact bootstrap 95 % interval of the median. The bootstrap is computed, not
+-- extremes, and an exact bootstrap interval of the median at the level lab_rate_interval_level
+-- (measurement_params.csv; no level, no interval). The bootstrap is computed, not
 -- sampled: a resample of n runs has its median (the k-th smallest, k = (n + 1) / 2 rounded
 -- down) at or below the j-th smallest run exactly when at least k of its n draws are, so
 -- P(median* <= x_(j)) = sum over i >= k of C(n, i) (j/n)^i (1 - j/n)^(n - i); the interval runs
--- from the first run where that reaches 2.5 % to the first where it reaches 97.5 % (with 5
--- runs that is the smallest and the largest run). Same runs, same interval, every build.
+-- from the first run where that reaches (1 - level) / 2 to the first where it reaches
+-- (1 + level) / 2 (at 0.95 with 5 runs: the smallest and the largest run). Same runs, same
+-- interval, every build.
 -- column series: the lab series (manifest params.lab_series)
 -- column link_id: the run's link: one per rate (veth_tbf<R>, or veth unshaped)
 -- column shaped_rate_bits_per_s: the tbf rate of the link, empty when unshaped
@@ -20,8 +22,9 @@
 -- column q1: the runs' first quartile (linear interpolation)
 -- column q3: the runs' third quartile (linear interpolation)
 -- column iqr_fraction: (q3 - q1) / median
--- column ci_low: the exact bootstrap 95 % interval of the median, its lower end
--- column ci_high: the exact bootstrap 95 % interval of the median, its upper end
+-- column ci_level: the interval's level (lab_rate_interval_level), e.g. 0.95
+-- column ci_low: the exact bootstrap interval of the median at ci_level, its lower end
+-- column ci_high: the exact bootstrap interval of the median at ci_level, its upper end
 -- column min: the smallest run
 -- column max: the largest run
 -- column rounds: the rounds the runs came from (params.lab_runs round)
@@ -30,6 +33,10 @@ with runs as (
 ),
 links as (
     select * from int_lab__series_links
+),
+params as (
+    select max(value::double) filter (where parameter = 'lab_rate_interval_level') as level
+    from ref_measurement_params
 ),
 long as (
     select campaign, series, link_id, round, journal_file, 'prefill' as quantity, 1 as sort_order,
@@ -60,11 +67,11 @@ bootstrap as (
 ),
 interval as (
     select
-        campaign, link_id, quantity,
-        arg_min(value, j) filter (where cdf >= 0.025 - 1e-12) as ci_low,
-        arg_min(value, j) filter (where cdf >= 0.975 - 1e-12) as ci_high
-    from bootstrap
-    group by all
+        campaign, link_id, quantity, any_value(p.level) as ci_level,
+        arg_min(value, j) filter (where cdf >= (1 - p.level) / 2 - 1e-12) as ci_low,
+        arg_min(value, j) filter (where cdf >= (1 + p.level) / 2 - 1e-12) as ci_high
+    from bootstrap, params as p
+    group by campaign, link_id, quantity
 ),
 summary as (
     select
@@ -96,6 +103,7 @@ final as (
         s.q1,
         s.q3,
         (s.q3 - s.q1) / s.median as iqr_fraction,
+        i.ci_level,
         i.ci_low,
         i.ci_high,
         s.min,

@@ -17,7 +17,7 @@ RUNS = ("campaign varchar, series varchar, run bigint, round bigint, link_id var
         "decode_tokens bigint, decode_step_s double, snapshot_tokens bigint, snapshot_s double")
 LINKS = ("campaign varchar, link_id varchar, label varchar, shaped_rate_bits_per_s double, "
          "tcp_bytes_per_s double, rtt_avg_s double, source_files varchar[]")
-PARAMS = [("lab_range_quantile", "0.9"), ("lab_kink_grid_points", "400"),
+PARAMS = [("lab_rate_interval_level", "0.95"), ("lab_range_quantile", "0.9"), ("lab_kink_grid_points", "400"),
           ("lab_target_median_error", "0.05"), ("lab_target_inside_range", "0.9"),
           ("lab_target_half_width", "0.10")]
 TOKENS = 1024
@@ -139,12 +139,43 @@ def test_the_bootstrap_interval_of_a_median_is_exact(con):
     # resampled median = 5th smallest of 9 draws; P(median* <= x_(j)) = P(Bin(9, j/9) >= 5):
     # j = 1: 0.0014 < 0.025; j = 2: C(9,5)(2/9)^5(7/9)^4 + … = 0.0304 >= 0.025 -> lower x_(2) = 2;
     # j = 7: 1 - P(Bin(9, 2/9) >= 5) = 0.9696 < 0.975; j = 8: 1 - 0.0014 = 0.9986 -> upper 8
-    assert (b["ci_low"], b["ci_high"]) == (2, 8)
+    assert (b["ci_level"], b["ci_low"], b["ci_high"]) == (0.95, 2, 8)
     (d,) = _rows(con, "fct_lab_series_rates", "campaign = 'd' and quantity = 'decode step' "
                  "and link_id = 'r80'", [])
     # 5 runs: P(Bin(5, 1/5) >= 3) = 0.0579 >= 0.025 -> the smallest; P(Bin(5, 4/5) >= 3) =
     # 0.942 < 0.975 -> the largest (here all five are 0.022)
     assert (d["runs"], d["ci_low"], d["ci_high"]) == (5, 0.022, 0.022)
+
+
+def _rates_of_nine_runs(level: str | None) -> dict:
+    """fct_lab_series_rates alone, on campaign b's nine runs (prefill 1 … 9 tok/s) and
+    lab_rate_interval_level ``level`` (None: the parameter is absent)."""
+    con = duckdb.connect()
+    con.execute(f"create table int_lab__series_runs ({RUNS})")
+    con.execute(f"create table int_lab__series_links ({LINKS})")
+    con.execute("create table ref_measurement_params (parameter varchar, value varchar)")
+    if level is not None:
+        con.execute("insert into ref_measurement_params values ('lab_rate_interval_level', ?)",
+                    [level])
+    _add_rate(con, "b", "r20", 20, 2.5e6, [(TOKENS / v, 0.01, 0.1) for v in range(1, 10)])
+    _run(con, "marts/fct_lab_series_rates.sql")
+    (row,) = _rows(con, "fct_lab_series_rates", "quantity = 'prefill'", [])
+    con.close()
+    return row
+
+
+def test_the_interval_takes_its_level_from_the_parameter():
+    b = _rates_of_nine_runs("0.5")
+    # level 0.5: from the first j with P(Bin(9, j/9) >= 5) >= 0.25 to the first with >= 0.75;
+    # j = 3: 0.1448, j = 4: 0.3655 -> lower x_(4) = 4; j = 5: 0.6345, j = 6: 0.8552 -> upper 6
+    assert (b["ci_level"], b["ci_low"], b["ci_high"]) == (0.5, 4, 6)
+    assert b["median"] == 5                       # the median does not depend on the level
+
+
+def test_no_level_no_interval():
+    b = _rates_of_nine_runs(None)
+    assert (b["ci_level"], b["ci_low"], b["ci_high"]) == (None, None, None)
+    assert b["runs"] == 9
 
 
 def test_the_corrected_prefill_fit_recovers_the_pipeline_model(con):
