@@ -14,6 +14,9 @@ import re
 import pytest
 
 
+from pipeline.project import Project
+from pipeline.publish.site import build_site
+
 from built_tree import copy_built
 from campaign_variants import copy_campaign
 from conftest import REPO, run_cli_build
@@ -268,3 +271,12 @@ def test_an_nccl_log_of_two_sizes_gives_the_declared_size_and_another_collective
     sources = (root / "docs" / "data-sources.md").read_text()
     row = next(l for l in sources.splitlines() if "| p2p/swan-sizes/nccl/us-west-2_from_us-east-2.log |" in l)
     assert "| ok (not used: the log is of all_reduce (all_reduce_perf), not sendrecv" in row
+
+
+def test_the_site_of_a_tree_with_incomplete_campaigns_builds_strictly(tree):
+    """mkdocs build --strict on this tree's docs/ (the build above skipped the site): a page
+    that links a section its campaign cannot have (no journal, no capture) fails it."""
+    root, _ = tree
+    site = build_site(Project(root)).path
+    for name in VARIANTS:
+        assert (site / "deployments" / name / "index.html").is_file(), name

@@ -24,6 +24,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pipeline.project import Project
+from pipeline.publish.site import build_site
+
 from built_tree import copy_built
 from conftest import REPO, run_cli_build
 from gguf_headers import write_header
@@ -246,3 +249,17 @@ def test_provenance_lists_only_the_rows_files(own):
     shapes = {f for p, m, f, _ in rows if p == "ethernet-bandwidth-math" and m == "fct_bandwidth_scaling"}
     assert not [f for f in shapes if "snapshot" in f or f.startswith("p2p/")]
     assert any(f.startswith("deployments/llama70b-pp/") for f in shapes)
+
+
+def test_the_site_of_a_tree_with_the_users_campaigns_builds_strictly(own):
+    """mkdocs build --strict on this tree's docs/ (the build above skipped the site): a link
+    to a page or section that only the shipped campaigns have (as Your setup's link to the
+    region verdict once was) is a warning, and a warning fails the build."""
+    root, _ = own
+    site = build_site(Project(root)).path
+    for page in ("deployments/llama70b-pp", "p2p/aws-p3-tc-b", "p2p/swan-b",
+                 "deployments/qwen38-noping"):
+        assert (site / page / "index.html").is_file(), page
+    # the withheld campaign's page is its notice, with its link to Data quality resolved
+    notice = (site / "deployments" / "qwen38-withheld" / "index.html").read_text()
+    assert "This campaign is not published" in notice and "../../data-quality/" in notice
