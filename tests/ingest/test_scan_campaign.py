@@ -179,3 +179,37 @@ def test_a_hard_link_is_refused_unless_the_manifest_allows_it(tmp_path):
     scan = scan_campaign(raw, "deployments", "c1", formats={"ping"})
     one = next(e for e in scan.files if e.source_file == "deployments/c1/one.txt")
     assert one.status == "listed" and one.sha256 == _sha("PING")
+
+
+def test_a_scan_reads_each_file_once_and_sees_an_edit_whose_mtime_was_put_back(tmp_path,
+                                                                              monkeypatch):
+    # the folder's content digest and each entry's sha256 are of the same bytes: one read (a
+    # 1 GB capture was read twice by every scan, once for each); hashes are remembered per
+    # (path, inode, size, mtime, ctime), so an edit is read again even when its mtime is not new
+    from pipeline.ingest import scan as scan_module
+    from pipeline.util import hashing
+    raw, folder = _folder(tmp_path)
+    hashing._cached.cache_clear()
+    reads: list[str] = []
+
+    def counted(real):
+        return lambda path: reads.append(os.path.basename(path)) or real(path)
+
+    monkeypatch.setattr(hashing, "sha256_of", counted(hashing.sha256_of))
+    monkeypatch.setattr(scan_module, "sha256_of", counted(scan_module.sha256_of))
+    scan = scan_campaign(raw, "deployments", "c1", formats={"ping"})
+    # the folder's five regular files once each (linked.txt and the linked sub/ are never read),
+    # and the manifest once more where it is validated (a few hundred bytes)
+    assert sorted(reads) == ["manifest.yaml", "manifest.yaml", "odd.txt", "one.txt", "stray.txt",
+                             "twin.txt"], reads
+    one = next(e for e in scan.files if e.source_file == "deployments/c1/one.txt")
+    assert one.sha256 == _sha("PING")
+
+    st = (folder / "one.txt").stat()
+    (folder / "one.txt").write_text("PONG")                 # same size, mtime put back
+    os.utime(folder / "one.txt", ns=(st.st_atime_ns, st.st_mtime_ns))
+    reads.clear()
+    scan = scan_campaign(raw, "deployments", "c1", formats={"ping"})
+    one = next(e for e in scan.files if e.source_file == "deployments/c1/one.txt")
+    assert one.sha256 == _sha("PONG")
+    assert sorted(reads) == ["manifest.yaml", "one.txt"], reads     # the rest remembered
