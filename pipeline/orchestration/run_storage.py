@@ -19,6 +19,13 @@ Named in
         class: SqliteStorage
         config: {}            # base_dir: default $DAGSTER_HOME/storage, Dagster's own default
 
+Batches of events are written in one transaction a database (``store_event_batch``): Dagster
+hands the storage a run's planned materializations (one per asset and partition) and one
+output's materializations over its partitions as batches once ``DAGSTER_EVENT_BATCH_SIZE`` is
+set, which ``SqliteStorage`` does unless the user set it (0: no batches). Each event is still its
+own row, read back as before; a batch that fails keeps none of its events, and Dagster then
+writes them one by one.
+
 Several processes still write the same files at once (the steps of the multiprocess executor,
 Celery workers, the webserver): SQLite's own locking and WAL journal are unchanged, a forked
 process opens its own connections, and every write is still one committed transaction.
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections import OrderedDict
 from contextlib import closing, contextmanager
 from typing import Iterator
@@ -46,6 +54,10 @@ from dagster._utils import mkdir_p
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import NullPool, QueuePool
+
+# Dagster's setting for handing the storage batches of events (store_event_batch), and the
+# largest batch: the planned events of a run over a few hundred campaigns
+BATCH_ENV, BATCH_SIZE = "DAGSTER_EVENT_BATCH_SIZE", 10_000
 
 # Run databases kept open besides the index: a run writes to its own, a webserver reads many
 # (each open database is a file descriptor; older ones are closed first)
@@ -101,15 +113,46 @@ class KeptOpenEventLogStorage(SqliteEventLogStorage):
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None):
         self._engines: OrderedDict[str, Engine] = OrderedDict()
         self._pid = os.getpid()
+        self._batch: dict[str, Connection] | None = None
         super().__init__(base_dir, inst_data)
+        self._db_lock = threading.RLock()       # a batch holds it across its events
 
     @contextmanager
     def _connect(self, shard: str) -> Iterator[Connection]:
         with self._db_lock:
+            if self._batch is not None:         # inside store_event_batch: its transaction
+                if (conn := self._batch.get(shard)) is None:
+                    conn = self._batch[shard] = self._engine(shard).connect()
+                    conn.begin()
+                yield conn
+                return
             engine = self._engine(shard)
             with engine.connect() as conn:
                 with conn.begin():
                     yield conn
+
+    def store_event_batch(self, events) -> None:
+        """A batch of events in one transaction a database, not one (two for an asset event)
+        an event. Dagster hands batches when ``DAGSTER_EVENT_BATCH_SIZE`` is set (SqliteStorage
+        sets it): a run's planned materializations (one per asset and partition: 721 for the
+        campaign models of 8 campaigns) and one output's materializations over its partitions.
+        On any error nothing of the batch is kept, and Dagster stores the events one by one."""
+        with self._db_lock:
+            self._batch = {}
+            try:
+                for event in events:
+                    self.store_event(event)
+                # the run's database first, the cross-run index last (as store_event writes)
+                for shard in sorted(self._batch, key=lambda name: name == INDEX_SHARD_NAME):
+                    self._batch[shard].commit()
+            except BaseException:
+                for conn in self._batch.values():
+                    conn.rollback()
+                raise
+            finally:
+                for conn in self._batch.values():
+                    conn.close()
+                self._batch = None
 
     def _engine(self, shard: str) -> Engine:
         if self._pid != os.getpid():
@@ -203,6 +246,8 @@ class SqliteStorage(DagsterSqliteStorage):
                                              "jobs")
         self._inst_data = inst_data
         super(DagsterSqliteStorage, self).__init__()
+        # Dagster writes the event batches it makes one event at a time unless this is set
+        os.environ.setdefault(BATCH_ENV, str(BATCH_SIZE))
 
     @classmethod
     def config_type(cls):
