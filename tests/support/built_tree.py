@@ -36,6 +36,16 @@ def share_under(base: Path) -> None:
     _shared[:] = [base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base]
 
 
+def forget_last_build(root: Path) -> None:
+    """Delete the record of the last build of the tree at ``root`` (pipeline/commands/build_key.py),
+    so its next build runs though nothing changed, keeping what its inputs let it keep (unlike
+    ``--force``, which builds every campaign table again)."""
+    from types import SimpleNamespace
+
+    from pipeline.commands.build_key import record_path
+    record_path(SimpleNamespace(warehouse=db_of(root))).unlink()
+
+
 def built_once() -> Path:
     """The committed tree, built once for the session (site included)."""
     if not _shared:
