@@ -33,9 +33,10 @@ class SiteBuild(NamedTuple):
 
 
 # the page cache's line in mkdocs' log: page_cache.py writes it with this format, under its
-# logger's "page-cache: " prefix, and build_site reads it back
+# logger's "page-cache: " prefix, and build_site reads it back with the pattern made from it
 CACHE_COUNTS = "{kept} page(s) kept, {made} converted"
-_CACHE_LINE = re.compile(r"page-cache: (\d+) page\(s\) kept, (\d+) converted")
+_CACHE_LINE = re.compile("page-cache: " + re.escape(CACHE_COUNTS)
+                         .replace(re.escape("{kept}"), r"(\d+)").replace(re.escape("{made}"), r"(\d+)"))
 
 
 def tree_digest(folder: Path) -> str:
