@@ -2,16 +2,13 @@
 SQLite files, with the event log's databases kept open between events."""
 from __future__ import annotations
 
-import logging
 import os
 import shutil
-import time
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from dagster import AssetKey, DagsterInstance, asset, materialize
-from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.event_log.sqlite import sqlite_event_log
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
 
@@ -23,15 +20,7 @@ from pipeline.orchestration.run_storage import (
 )
 
 from conftest import REPO
-
-
-def _entry(run_id: str, text: str) -> EventLogEntry:
-    return EventLogEntry(error_info=None, level=logging.INFO, user_message=text, run_id=run_id,
-                         timestamp=time.time())
-
-
-def _messages(storage, run_id: str) -> list[str]:
-    return [e.user_message for e in storage.get_logs_for_run(run_id)]
+from event_log import log_entry, messages
 
 
 @asset
@@ -61,11 +50,11 @@ def test_the_project_config_names_this_storage_and_dagster_reads_what_it_wrote(t
 
 def test_it_reads_an_instance_that_dagsters_own_storage_wrote(tmp_path):
     stock = DagsterSqliteStorage.from_local(str(tmp_path))
-    stock.event_log_storage.store_event(_entry("run-a", "written by Dagster"))
+    stock.event_log_storage.store_event(log_entry("run-a", "written by Dagster"))
     stock.dispose()
     ours = SqliteStorage(str(tmp_path))
     try:
-        assert _messages(ours.event_log_storage, "run-a") == ["written by Dagster"]
+        assert messages(ours.event_log_storage, "run-a") == ["written by Dagster"]
     finally:
         ours.dispose()
 
@@ -86,9 +75,9 @@ def test_a_database_is_opened_once_not_for_every_event(tmp_path):
         with mock.patch.object(dagster_storage, "create_engine", counting), \
                 mock.patch.object(sqlite_event_log, "create_engine", counting):
             for k in range(30):
-                storage.store_event(_entry("run-a", f"event {k}"))
+                storage.store_event(log_entry("run-a", f"event {k}"))
         counts[name] = len(created)
-        assert _messages(storage, "run-a") == [f"event {k}" for k in range(30)]
+        assert messages(storage, "run-a") == [f"event {k}" for k in range(30)]
         storage.dispose()
     # Dagster's: an engine for each of the 30 events (the first also creates the run's
     # database); kept open: one to create (or check) that database, one kept for all 30
@@ -97,20 +86,20 @@ def test_a_database_is_opened_once_not_for_every_event(tmp_path):
 
 def test_a_forked_process_opens_its_own_connections_and_leaves_the_parents_alone(tmp_path):
     storage = KeptOpenEventLogStorage(str(tmp_path))
-    storage.store_event(_entry("run-a", "parent, before"))
+    storage.store_event(log_entry("run-a", "parent, before"))
     inherited = storage._engines["run-a"]     # and its open connection, the parent's
     pid = os.fork()
     if pid == 0:                                  # the child: a step's process of the executor
         code = 1
         try:
-            storage.store_event(_entry("run-a", "child"))
+            storage.store_event(log_entry("run-a", "child"))
             code = 0 if storage._engines["run-a"] is not inherited else 2
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
-    storage.store_event(_entry("run-a", "parent, after"))     # its connection still works
-    assert _messages(storage, "run-a") == ["parent, before", "child", "parent, after"]
+    storage.store_event(log_entry("run-a", "parent, after"))     # its connection still works
+    assert messages(storage, "run-a") == ["parent, before", "child", "parent, after"]
     storage.dispose()
 
 
@@ -118,21 +107,21 @@ def test_only_the_latest_run_databases_stay_open(tmp_path):
     storage = KeptOpenEventLogStorage(str(tmp_path))
     runs = [f"run-{k}" for k in range(OPEN_RUN_DATABASES + 3)]
     for run_id in runs:
-        storage.store_event(_entry(run_id, run_id))
+        storage.store_event(log_entry(run_id, run_id))
     open_runs = [name for name in storage._engines if name != "index"]
     assert open_runs == runs[-OPEN_RUN_DATABASES:]
     # a closed one opens again when it is read
-    assert _messages(storage, runs[0]) == [runs[0]]
+    assert messages(storage, runs[0]) == [runs[0]]
     storage.dispose()
 
 
 def test_wiping_closes_the_run_databases_it_deletes(tmp_path):
     storage = KeptOpenEventLogStorage(str(tmp_path))
-    storage.store_event(_entry("run-a", "old"))
+    storage.store_event(log_entry("run-a", "old"))
     storage.wipe()
     assert not (tmp_path / "run-a.db").exists()
-    storage.store_event(_entry("run-a", "new"))
-    assert _messages(storage, "run-a") == ["new"]
+    storage.store_event(log_entry("run-a", "new"))
+    assert messages(storage, "run-a") == ["new"]
     storage.dispose()
 
 
@@ -146,7 +135,7 @@ def test_its_folder_is_dagsters_default_under_dagster_home(tmp_path, monkeypatch
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
     storage = SqliteStorage.from_config_value(None, {})
     try:
-        storage.event_log_storage.store_event(_entry("run-a", "here"))
+        storage.event_log_storage.store_event(log_entry("run-a", "here"))
         assert Path(tmp_path / "storage" / "history" / "runs" / "run-a.db").exists()
     finally:
         storage.dispose()
@@ -162,21 +151,21 @@ def test_a_stamped_instance_opens_without_reading_the_migration_scripts(tmp_path
         return real(cls, config)
 
     new = SqliteStorage(str(tmp_path))               # a new instance: created as Dagster does
-    new.event_log_storage.store_event(_entry("run-a", "new"))
+    new.event_log_storage.store_event(log_entry("run-a", "new"))
     new.dispose()
     opened = {}
     for name, make in (("ours", SqliteStorage), ("dagster", DagsterSqliteStorage)):
         reads.clear()
         with mock.patch.object(ScriptDirectory, "from_config", classmethod(counting)):
             storage = make(str(tmp_path))
-            storage.event_log_storage.store_event(_entry("run-a", name))
+            storage.event_log_storage.store_event(log_entry("run-a", name))
             storage.dispose()
         opened[name] = len(reads)
     # Dagster's storage asks alembic for the head revision for the runs' database, the
     # schedules' and the run's events'; they are stamped already, so this one asks nothing
     assert opened == {"ours": 0, "dagster": 3}
     storage = SqliteStorage(str(tmp_path))
-    assert _messages(storage.event_log_storage, "run-a") == ["new", "ours", "dagster"]
+    assert messages(storage.event_log_storage, "run-a") == ["new", "ours", "dagster"]
     storage.dispose()
 
 

@@ -5,10 +5,8 @@ DAGSTER_EVENT_BATCH_SIZE is set, which the storage does. What Dagster reads back
 wrote one event at a time; a batch that fails keeps nothing."""
 from __future__ import annotations
 
-import logging
 import os
 import shutil
-import time
 from unittest import mock
 
 import pytest
@@ -20,7 +18,6 @@ from dagster import (
     asset,
     materialize,
 )
-from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -28,6 +25,7 @@ from sqlalchemy.engine import Engine
 from pipeline.orchestration.run_storage import BATCH_ENV, BATCH_SIZE, KeptOpenEventLogStorage, SqliteStorage
 
 from conftest import REPO
+from event_log import log_entry, messages
 
 PARTS = StaticPartitionsDefinition(["a", "b", "c", "d", "e"])
 
@@ -35,15 +33,6 @@ PARTS = StaticPartitionsDefinition(["a", "b", "c", "d", "e"])
 @asset(partitions_def=PARTS)
 def parted(context) -> None:
     assert context.partition_keys == ["a", "b", "c", "d", "e"]
-
-
-def _entry(run_id: str, text: str) -> EventLogEntry:
-    return EventLogEntry(error_info=None, level=logging.INFO, user_message=text, run_id=run_id,
-                         timestamp=time.time())
-
-
-def _messages(storage, run_id: str) -> list[str]:
-    return [e.user_message for e in storage.get_logs_for_run(run_id)]
 
 
 @pytest.fixture
@@ -61,15 +50,15 @@ def commits():
 
 def test_a_batch_is_one_transaction_and_one_by_one_is_one_an_event(tmp_path, commits):
     storage = KeptOpenEventLogStorage(str(tmp_path))
-    storage.store_event(_entry("run-a", "opens the database"))
+    storage.store_event(log_entry("run-a", "opens the database"))
     commits.clear()
-    storage.store_event_batch([_entry("run-a", f"batched {k}") for k in range(30)])
+    storage.store_event_batch([log_entry("run-a", f"batched {k}") for k in range(30)])
     assert len(commits) == 1                      # the run's database, once
     commits.clear()
     for k in range(30):
-        storage.store_event(_entry("run-a", f"alone {k}"))
+        storage.store_event(log_entry("run-a", f"alone {k}"))
     assert len(commits) == 30
-    assert _messages(storage, "run-a") == (["opens the database"]
+    assert messages(storage, "run-a") == (["opens the database"]
                                            + [f"batched {k}" for k in range(30)]
                                            + [f"alone {k}" for k in range(30)])
     storage.dispose()
@@ -77,7 +66,7 @@ def test_a_batch_is_one_transaction_and_one_by_one_is_one_an_event(tmp_path, com
 
 def test_a_failed_batch_keeps_nothing_and_the_storage_goes_on(tmp_path):
     storage = KeptOpenEventLogStorage(str(tmp_path))
-    storage.store_event(_entry("run-a", "before"))
+    storage.store_event(log_entry("run-a", "before"))
     real = KeptOpenEventLogStorage.prepare_insert_event
 
     def failing(self, entry):
@@ -87,11 +76,11 @@ def test_a_failed_batch_keeps_nothing_and_the_storage_goes_on(tmp_path):
 
     with mock.patch.object(KeptOpenEventLogStorage, "prepare_insert_event", failing):
         with pytest.raises(RuntimeError, match="the disk is full"):
-            storage.store_event_batch([_entry("run-a", m) for m in ("first", "second", "third")])
-    assert _messages(storage, "run-a") == ["before"]           # first and second rolled back
-    storage.store_event_batch([_entry("run-a", "after")])
-    storage.store_event(_entry("run-a", "alone"))
-    assert _messages(storage, "run-a") == ["before", "after", "alone"]
+            storage.store_event_batch([log_entry("run-a", m) for m in ("first", "second", "third")])
+    assert messages(storage, "run-a") == ["before"]           # first and second rolled back
+    storage.store_event_batch([log_entry("run-a", "after")])
+    storage.store_event(log_entry("run-a", "alone"))
+    assert messages(storage, "run-a") == ["before", "after", "alone"]
     storage.dispose()
 
 
