@@ -81,19 +81,13 @@ def model_steps_seconds(home: Path, campaigns: int) -> float:
     at ``home``: from the first campaign's model step starting to the last one ending (Dagster's
     step records). The rest of a run (the launcher, the raw layer's checks, the template, the
     summary step) runs one step at a time in every executor."""
+    from unittest import mock
+
     from dagster import DagsterInstance
-    before = os.environ.get("DAGSTER_HOME")
-    os.environ["DAGSTER_HOME"] = str(home)        # the project's storage reads its folder here
-    try:
-        with DagsterInstance.get() as instance:
-            run = instance.get_runs(limit=1)[0]
-            stats = [s for s in instance.get_run_step_stats(run.run_id)
-                     if s.step_key.startswith(STEP)]
-    finally:
-        if before is None:
-            os.environ.pop("DAGSTER_HOME")
-        else:
-            os.environ["DAGSTER_HOME"] = before
+    # the project's storage finds its folder under DAGSTER_HOME
+    with mock.patch.dict(os.environ, {"DAGSTER_HOME": str(home)}), DagsterInstance.get() as instance:
+        run = instance.get_runs(limit=1)[0]
+        stats = [s for s in instance.get_run_step_stats(run.run_id) if s.step_key.startswith(STEP)]
     if len(stats) != campaigns or any(s.end_time is None for s in stats):
         raise SystemExit(f"bench: the last run ({run.run_id}) has {len(stats)} finished campaign "
                          f"model step(s), not {campaigns}")
