@@ -68,14 +68,12 @@ def _campaign_templates(project: Project) -> str | None:
     a template cannot be read (then every campaign is built: campaigns_to_build). An edit
     elsewhere in templates/ (a shared page's) changes no campaign's page."""
     from pipeline.publish import page_keep
-    from pipeline.publish.markdown import environment
     from pipeline.publish.pages import discover_pages
     try:
-        env = environment(project.templates)
         names = sorted(p.template.name for p in discover_pages(project.templates) if p.per_campaign)
         if (project.templates / page_keep.WITHHELD_NOTICE).is_file():
             names.append(page_keep.WITHHELD_NOTICE)
-        return sha256_of_parts(*(f"{name}\0{page_keep.templates_digest(env, project.templates, name)}"
+        return sha256_of_parts(*(f"{name}\0{page_keep.templates_digest(project.templates, name)}"
                                  for name in names))
     except Exception:  # noqa: BLE001 - a template the build will refuse: nothing to compare
         return None

@@ -19,9 +19,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, meta
-
 from pipeline.publish.docs_swap import group_files
+from pipeline.publish.partials import references
 from pipeline.util.hashing import package_digest, sha256_of_parts
 from pipeline.util.sql import q
 from pipeline.warehouse import keep
@@ -40,7 +39,7 @@ def _code(package: Path) -> str:
 WITHHELD_NOTICE = "partials/withheld.md.j2"     # a withheld campaign's page (page_render.py)
 
 
-def templates_digest(env: Environment, root: Path, name: str) -> str:
+def templates_digest(root: Path, name: str) -> str:
     """The template ``name`` and the closure of the templates it names."""
     seen, todo, dynamic = set(), [name], False
     while todo:
@@ -49,7 +48,7 @@ def templates_digest(env: Environment, root: Path, name: str) -> str:
             continue
         seen.add(current)
         source = (root / current).read_text(encoding="utf-8")
-        for ref in meta.find_referenced_templates(env.parse(source)):
+        for ref in references(source):
             if ref is None:
                 dynamic = True
             else:

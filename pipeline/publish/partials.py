@@ -13,14 +13,17 @@ _PARSER = Environment()     # parsing needs no loader: the includes are read, no
 
 
 @lru_cache(maxsize=256)
-def _referenced(source: str) -> tuple[str, ...]:
-    # a template's text parsed once per process, however many pages include it
-    return tuple(t for t in meta.find_referenced_templates(_PARSER.parse(source)) if t is not None)
+def references(source: str) -> tuple[str | None, ...]:
+    """The templates a template's text includes or imports, in the order they appear; None for
+    one named by an expression (known only when rendering). A text is parsed once per process,
+    however many pages, steps and digests ask (the build's key and its page steps alike)."""
+    return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
 
 
 def included(templates: Path, name: str) -> list[str]:
-    """The templates ``name`` includes or imports, in the order they appear."""
-    return list(_referenced((Path(templates) / name).read_text(encoding="utf-8")))
+    """The templates ``name`` includes or imports by name, in the order they appear."""
+    source = (Path(templates) / name).read_text(encoding="utf-8")
+    return [t for t in references(source) if t is not None]
 
 
 def partial_marts(templates: Path, name: str, front_matter, seen: frozenset = frozenset()) -> list[str]:
