@@ -66,6 +66,12 @@ class Project:
         return self.warehouse.with_suffix(".raw")
 
     @property
+    def template_cache(self) -> Path:
+        """Compiled templates kept between builds, beside the warehouse
+        (pipeline/publish/template_cache.py)."""
+        return self.warehouse.with_suffix(".jinja")
+
+    @property
     def docs_staging(self) -> Path:
         """Where a build renders pages before docs/ is replaced as a whole (docs_publish.py)."""
         return self.root / ".docs-staging"

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from pipeline.publish.figures.tracked import note
 from pipeline.publish.filters import FILTERS, NOT_MEASURED
+from pipeline.publish.template_cache import attach
 
 _MD_SPECIAL = {"|": "&#124;", "`": "&#96;", "*": "&#42;", "[": "&#91;",
                "]": "&#93;", "{": "&#123;", "}": "&#125;", "\\": "&#92;", "$": "&#36;"}
@@ -70,15 +71,16 @@ def code_block(lines, indent: int = 0) -> Markup:
     return Markup("\n".join(body))
 
 
-def environment(templates: Path) -> Environment:
+def environment(templates: Path, cache: Path | None = None) -> Environment:
     """The Jinja environment of a templates folder, one per folder and process: its compiled
     templates are kept, and a template file that changed on disk is compiled again (Jinja's
-    auto_reload compares the file's mtime)."""
-    return _environment(str(Path(templates).resolve()))
+    auto_reload compares the file's mtime). With ``cache`` (a folder), the compiled templates
+    are also kept between builds (pipeline/publish/template_cache.py)."""
+    return _environment(str(Path(templates).resolve()), str(cache) if cache else None)
 
 
 @functools.lru_cache(maxsize=16)
-def _environment(templates: str) -> Environment:
+def _environment(templates: str, cache: str | None) -> Environment:
     # autoescape: every value printed from data goes through _finalize (Markdown + HTML
     # escaping); macros and filters return Markup, so templates never mark anything as raw.
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined,
@@ -89,4 +91,4 @@ def _environment(templates: str) -> Environment:
     env.filters["dash"] = lambda v: Markup(note(v, escape_text(FILTERS["dash"](v))))
     env.globals["code_block"] = code_block
     env.globals["NOT_MEASURED"] = Markup(NOT_MEASURED)
-    return env
+    return attach(env, Path(cache)) if cache else env

@@ -63,6 +63,7 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
     slug = page.slug(campaign)
     shown: list[str] = []
     lineage = lineage or Lineage(project.sql)
+    env = env or markdown.environment(project.templates, project.template_cache)
     figures = [] if page.figures else None
     extra = None
     if "dim_data_dictionary" in page.marts:   # it links each table to the pages publishing it
@@ -99,7 +100,7 @@ def render_page(con, project, page: pages_mod.Page, charts: list[Chart], staged,
 
 
 def render_withheld(con, project, page: pages_mod.Page, staged, campaign: str, status: dict) -> None:
-    env = markdown.environment(project.templates)
+    env = markdown.environment(project.templates, project.template_cache)
     template = env.get_template(page_keep.WITHHELD_NOTICE)
     slug = page.slug(campaign)
     text = template.render(campaign=campaign, page=page, reasons=status["reasons"],
@@ -173,8 +174,8 @@ def render_campaign_pages(con, project, page: pages_mod.Page, charts: list[Chart
     area = AREA_OF_KIND[page.per_campaign]
     written, withheld, kept = [], [], []
     lineage = Lineage(project.sql)
-    env = markdown.environment(project.templates)
-    template = page_keep.templates_digest(env, project.templates, page.template.name)
+    env = markdown.environment(project.templates, project.template_cache)
+    template = page_keep.templates_digest(project.templates, page.template.name)
     appendix = pages_mod.appendix_of(project.docs)
     marts = [*page.marts, *(m for c in charts for m in c.marts)]
     # the campaigns outside the run (those the last join saw that still have a folder)
