@@ -114,6 +114,7 @@ class KeptOpenEventLogStorage(SqliteEventLogStorage):
         self._engines: OrderedDict[str, Engine] = OrderedDict()
         self._pid = os.getpid()
         self._batch: dict[str, Connection] | None = None
+        self._tables: set[str] = set()        # index tables seen to exist (has_table)
         super().__init__(base_dir, inst_data)
         self._db_lock = threading.RLock()       # a batch holds it across its events
 
@@ -153,6 +154,18 @@ class KeptOpenEventLogStorage(SqliteEventLogStorage):
                 for conn in self._batch.values():
                     conn.close()
                 self._batch = None
+
+    def has_table(self, table_name: str) -> bool:
+        """Whether the index has ``table_name``. Dagster asks for every asset event with tags
+        (``asset_event_tags``), each time on a new engine and connection; a table found once is
+        remembered (tables are added by ``dagster instance migrate``, never dropped), a missing
+        one is asked about again."""
+        if table_name in self._tables:
+            return True
+        found = super().has_table(table_name)
+        if found:
+            self._tables.add(table_name)
+        return found
 
     def _engine(self, shard: str) -> Engine:
         if self._pid != os.getpid():

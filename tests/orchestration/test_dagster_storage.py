@@ -84,6 +84,58 @@ def test_a_database_is_opened_once_not_for_every_event(tmp_path):
     assert counts == {"kept": 2, "dagster": 30}
 
 
+def test_a_table_found_in_the_index_is_not_looked_up_again(tmp_path):
+    asked = []
+
+    def lookup(self, name):         # Dagster's own: a new engine and connection each time
+        asked.append(name)
+        return name == "asset_event_tags"
+
+    storage = KeptOpenEventLogStorage(str(tmp_path))
+    with mock.patch.object(sqlite_event_log.SqliteEventLogStorage, "has_table", lookup):
+        found = [storage.has_table("asset_event_tags") for _ in range(3)]
+        missing = [storage.has_table("pending_steps") for _ in range(3)]
+    assert found == [True] * 3 and missing == [False] * 3
+    # found once, remembered; a missing table (a migration may add it) asked each time
+    assert asked == ["asset_event_tags"] + ["pending_steps"] * 3
+    storage.dispose()
+
+
+def test_a_run_over_partitions_looks_up_the_tags_table_once(tmp_path, monkeypatch):
+    from dagster import StaticPartitionsDefinition
+    from dagster._core.storage.tags import (
+        ASSET_PARTITION_RANGE_END_TAG,
+        ASSET_PARTITION_RANGE_START_TAG,
+    )
+
+    @asset(partitions_def=StaticPartitionsDefinition(["a", "b", "c", "d"]))
+    def quarters() -> None:
+        return None
+
+    asked = []
+    real = sqlite_event_log.SqliteEventLogStorage.has_table
+
+    def counting(self, name):
+        asked.append(name)
+        return real(self, name)
+
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(REPO / "config" / "dagster.yaml", home / "dagster.yaml")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    with DagsterInstance.get() as instance, \
+            mock.patch.object(sqlite_event_log.SqliteEventLogStorage, "has_table", counting):
+        result = materialize([quarters], instance=instance, tags={
+            ASSET_PARTITION_RANGE_START_TAG: "a", ASSET_PARTITION_RANGE_END_TAG: "d"})
+        assert result.success
+        # the four materializations' tags were indexed, as with Dagster's own storage
+        tagged = instance.event_log_storage.get_event_tags_for_asset(AssetKey("quarters"))
+        assert len(tagged) == 4
+    # each materialization carries tags (its partition's data version...): Dagster asks
+    # whether the tags table exists for every one of them; asked here once
+    assert asked.count("asset_event_tags") == 1
+
+
 def test_a_forked_process_opens_its_own_connections_and_leaves_the_parents_alone(tmp_path):
     storage = KeptOpenEventLogStorage(str(tmp_path))
     storage.store_event(log_entry("run-a", "parent, before"))
