@@ -23,7 +23,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import duckdb
-import yaml
 from jinja2 import Environment
 from markupsafe import Markup
 
@@ -32,15 +31,9 @@ from pipeline.publish.chart_links import chart_link, marts_by_file
 from pipeline.publish.figures import anchors as figure_anchors
 from pipeline.publish.figures.ledger import page_rows
 from pipeline.publish.figures.tracked import recording, track_rows
+from pipeline.publish.front_matter import PageError, front_matter  # noqa: F401 (pages_mod.PageError)
 from pipeline.publish.markdown import environment, escape_text
 from pipeline.publish.partials import partial_marts
-
-_FRONT = re.compile(r"\A\{#---\n(.*?)\n---#\}\n?", re.DOTALL)
-
-
-class PageError(Exception):
-    pass
-
 
 
 
@@ -78,21 +71,6 @@ class Page:
 
     def output(self, campaign: str | None = None) -> str:
         return f"{self.slug(campaign)}.md"
-
-
-def front_matter(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    m = _FRONT.match(text)
-    if not m:
-        raise PageError(f"{path}:1: expected a '{{#---' YAML front matter block declaring marts, "
-                        f"found {text[:40]!r}")
-    try:
-        meta = yaml.safe_load(m.group(1)) or {}
-    except yaml.YAMLError as exc:
-        raise PageError(f"{path}: front matter is not valid YAML: {exc}") from None
-    if not isinstance(meta.get("marts", []), list):
-        raise PageError(f"{path}: front matter 'marts' must be a list")
-    return meta
 
 
 RENDERED_BY = ("marts", "ledger")
