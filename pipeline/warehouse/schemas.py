@@ -82,6 +82,9 @@ def drop(con, schema: str, name: str, kinds: dict[str, str] | None = None) -> No
 
 
 def replace_view(con, schema: str, name: str, sql: str, kinds=None) -> None:
+    if (kinds if kinds is not None else objects(con, schema)).get(name) == "view":
+        con.execute(f"create or replace view {q(schema)}.{q(name)} as {sql}")
+        return
     drop(con, schema, name, kinds)
     con.execute(f"create view {q(schema)}.{q(name)} as {sql}")
 

@@ -84,30 +84,47 @@ def _bookkeeping(con) -> None:
     con.execute(f"create table if not exists {q(RESULTS)}.{SHAPES} (table_name varchar, shape varchar)")
 
 
-def _shape(con, table: str) -> str:
-    cols = con.execute("select column_name, data_type from duckdb_columns() where database_name = ? "
-                       "and schema_name = 'main' and table_name = ? order by column_index",
-                       [TEMPLATE, table]).fetchall()
-    return sha256_of_parts(_LAYOUT, *(f"{c} {t}" for c, t in cols))
+def _shapes(con) -> dict[str, str]:
+    """table -> the digest of its columns in the template's file, every table at once."""
+    cols: dict[str, list[str]] = {}
+    for table, col, kind in con.execute(
+            "select table_name, column_name, data_type from duckdb_columns() where "
+            "database_name = ? and schema_name = 'main' order by table_name, column_index",
+            [TEMPLATE]).fetchall():
+        cols.setdefault(table, []).append(f"{col} {kind}")
+    return {t: sha256_of_parts(_LAYOUT, *c) for t, c in cols.items()}
 
 
-def _copy(con, target: str, table: str, wanted: dict[str, str | None], warehouse) -> None:
+class _Joined:
+    """What the unions hold before a join, read once (not once a table): the template's
+    shapes, the shapes and digests recorded, the objects of the two schemas written."""
+
+    def __init__(self, con) -> None:
+        self.shapes = _shapes(con)
+        self.recorded = dict(con.execute(f"select table_name, shape from {q(RESULTS)}.{SHAPES}").fetchall())
+        self.rows: dict[str, dict[str, str | None]] = {}
+        for table, c, digest in con.execute(f"select table_name, campaign, digest from "
+                                            f"{q(RESULTS)}.{ROWS}").fetchall():
+            self.rows.setdefault(table, {})[c] = digest
+        self.kinds = {schema: objects(con, schema) for schema in (RESULTS, ROWS_SCHEMA)}
+
+
+def _copy(con, target: str, table: str, wanted: dict[str, str | None], warehouse,
+          joined: _Joined) -> None:
     """Bring ``target.table`` to the rows of ``wanted`` campaigns (campaign -> digest)."""
-    shape = _shape(con, table)
-    rec = con.execute(f"select shape from {q(RESULTS)}.{SHAPES} where table_name = ?",
-                      [table]).fetchone()
-    if rec is None or rec[0] != shape or objects(con, target).get(table) != "table":
-        kind = objects(con, target).get(table)
-        if kind:
+    shape = joined.shapes.get(table, sha256_of_parts(_LAYOUT))
+    kinds = joined.kinds[target]
+    if joined.recorded.get(table) != shape or kinds.get(table) != "table":
+        if (kind := kinds.get(table)):
             con.execute(f"drop {kind} {q(target)}.{q(table)}")
         con.execute(f"create table {q(target)}.{q(table)} as select * from {q(TEMPLATE)}.{q(table)} limit 0")
+        kinds[table] = "table"
         con.execute(f"delete from {q(RESULTS)}.{ROWS} where table_name = ?", [table])
         con.execute(f"delete from {q(RESULTS)}.{SHAPES} where table_name = ?", [table])
         con.execute(f"insert into {q(RESULTS)}.{SHAPES} values (?, ?)", [table, shape])
         have: dict[str, str | None] = {}
     else:
-        have = dict(con.execute(f"select campaign, digest from {q(RESULTS)}.{ROWS} "
-                                f"where table_name = ?", [table]).fetchall())
+        have = joined.rows.get(table, {})
     same = {c for c, d in wanted.items() if d is not None and have.get(c) == d and c in have}
     stale = sorted(set(have) - same)
     fresh = sorted(set(wanted) - same)
@@ -140,10 +157,11 @@ def join(con, layout, campaigns: list[str]) -> dict[str, dict]:
     with campaign_files.attached(con, warehouse, [None]):
         try:
             tables = [*layout.plan.campaign_tables, REGISTRY]
+            joined = _Joined(con)
             for table in [*tables, CHECKS_TABLE]:
                 wanted = {c: s["tables"][table] for c, s in found.items() if table in s["tables"]}
                 _copy(con, RESULTS if table == CHECKS_TABLE else ROWS_SCHEMA, table,
-                                wanted, warehouse)
+                      wanted, warehouse, joined)
         finally:
             for c in campaigns:
                 campaign_files.detach(con, c)
