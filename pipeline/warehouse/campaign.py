@@ -20,6 +20,7 @@ from pipeline.ingest.store import (
     RawStore,
     typed_empty,
 )
+from pipeline.util.hashing import sha256_of_parts
 from pipeline.util.sql import insert_frame, literal, new_table, q
 from pipeline.warehouse import check_report, keep
 from pipeline.warehouse import models as models_mod
@@ -106,12 +107,12 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
                    reference_digest: str | None = None) -> Outcome:
     """(Re)build ``campaign``'s tables (the template's when None) in ``con``, its own file;
     returns its outcome. Given the reference data's digest, a model whose inputs are those its
-    table was built from is kept (pipeline/warehouse/keep.py); without it, or for the
-    template, the caller opens a new file and every table is new."""
+    table was built from is kept (pipeline/warehouse/keep.py), the template's as a campaign's;
+    without it, the caller opens a new file and every table is new."""
     schema = SCHEMA
     out = Outcome(campaign)
     digests: dict[str, str] = {}
-    fresh = campaign is None or reference_digest is None
+    fresh = reference_digest is None
     before = {} if fresh or keep.rebuild_all() else keep.recorded(con, schema)
     _load_raw(con, store, schema, campaign, formats)
     # (again) each time, as the raw views: the files they name change with the reference data
@@ -119,6 +120,8 @@ def build_campaign(con, store: RawStore, plan: Plan, formats: dict[str, Format],
     if not fresh:
         macros = plan.campaign[0].path.parent.parent / models_mod.MACROS_FILE if plan.campaign else None
         raw = keep.raw_digest(con, schema)
+        if campaign is None:    # the template reads no rows: its raw tables' columns instead
+            raw = sha256_of_parts(raw, json.dumps(raw_tables(formats), sort_keys=True))
         digests = keep.model_digests(plan.campaign, macros.read_text(encoding="utf-8")
                                      if macros is not None and macros.is_file() else "",
                                      raw, reference_digest, set(reference_tables))

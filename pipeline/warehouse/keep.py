@@ -11,7 +11,9 @@ downstream of it, whose digest changes with it. The decision never looks at file
 
 A campaign whose every model digest, and the digest of its checks (their SQL and the models'
 digests, ``CHECKS``), equal the recorded ones is kept whole: its tables, check results and
-status stand as they are, and no model or check runs (``unchanged``).
+status stand as they are, and no model or check runs (``unchanged``). The template (every
+campaign model on no data, in its own file: the unions' columns) is kept the same way; what it
+reads of the raw layer is its raw tables' columns, as it holds no rows.
 """
 from __future__ import annotations
 

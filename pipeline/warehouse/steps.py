@@ -169,7 +169,7 @@ def build_one(layout: Layout, campaign: str | None, reference_digest: str | None
               log) -> Outcome:
     """Build ``campaign``'s file and write its summary beside it (campaign_files.py)."""
     warehouse = layout.project.warehouse
-    fresh = campaign is None or reference_digest is None or keep.rebuild_all()
+    fresh = reference_digest is None or keep.rebuild_all()
     with campaign_files.writing(warehouse, campaign, fresh, log) as con:
         outcome = build_campaign(con, layout.store, layout.plan, layout.formats,
                                  _reference_names(layout), campaign,
