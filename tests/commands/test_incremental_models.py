@@ -22,6 +22,8 @@ from pipeline.project import Project
 from pipeline.warehouse.steps import Layout
 
 from build_runs import files_of
+from model_readers import closure as model_closure
+from model_readers import readers_of
 from conftest import REPO, run_cli_build
 
 KEEP = ("lab-rpc-tbf100", "lab-rpc-shape-h256", "aws-p3-tc")
@@ -64,15 +66,6 @@ def _campaigns(root: Path) -> list[Path]:
                   for d in area.iterdir() if d.is_dir() and (d / "manifest.yaml").is_file())
 
 
-def _closure(layout: Layout, name: str) -> set[str]:
-    """``name`` and every campaign model that reads it, directly or not."""
-    out = {name}
-    for model in layout.plan.campaign:          # dependency order: upstreams come first
-        if out & set(model.upstreams):
-            out.add(model.name)
-    return out
-
-
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     root = copy_tree(REPO, tmp_path_factory.mktemp("incremental")).root
@@ -111,7 +104,7 @@ def test_each_kind_of_change_rebuilds_what_it_touches(tree):
     # read a table of the closure
     edited = root / "sql" / "intermediate" / "int_lab__series_links.sql"
     edited.write_text(edited.read_text() + "\n-- an edit that changes nothing but the text\n")
-    closure = _closure(layout, "int_lab__series_links")
+    closure = model_closure(layout, "int_lab__series_links")
     assert 1 < len(closure) < m
     assert _build(root) == (3 * len(closure), 3 * (m - len(closure)))
     readers = _page_readers(root, closure)
@@ -136,11 +129,8 @@ def test_each_kind_of_change_rebuilds_what_it_touches(tree):
     text = params.read_text()
     assert "Idle baseline of a netdev capture" in text
     params.write_text(text.replace("Idle baseline of a netdev capture", "Idle baseline of one netdev capture", 1))
-    readers: set[str] = set()
     refs = set(layout.reference_tables) | {x.name for x in layout.plan.reference}
-    for model in layout.plan.campaign:
-        if refs & set(model.upstreams) or readers & set(model.upstreams):
-            readers.add(model.name)
+    readers = readers_of(layout, refs)
     built, kept = _build(root)
     assert (built, kept) == (3 * len(readers), 3 * (m - len(readers))) and 0 < len(readers) < m
     pages = _page_readers(root, readers)

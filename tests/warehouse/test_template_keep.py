@@ -11,14 +11,8 @@ from pipeline.warehouse import campaign_files
 from pipeline.warehouse.steps import Layout, build_one
 
 from built_tree import copy_built
-
-
-def _closure(layout: Layout, name: str) -> set[str]:
-    out = {name}
-    for model in layout.plan.campaign:          # dependency order: upstreams come first
-        if out & set(model.upstreams):
-            out.add(model.name)
-    return out
+from model_readers import closure as model_closure
+from model_readers import readers_of
 
 
 def _template(layout: Layout):
@@ -46,7 +40,7 @@ def test_an_unchanged_template_is_kept_and_an_edit_rebuilds_its_closure(tmp_path
     edited = root / "sql" / "intermediate" / "int_lab__series_links.sql"
     edited.write_text(edited.read_text() + "\n-- an edit that changes nothing but the text\n")
     layout = Layout(Project(root))
-    closure = _closure(layout, "int_lab__series_links")
+    closure = model_closure(layout, "int_lab__series_links")
     out = _template(layout)
     assert 1 < len(closure) < len(names)
     assert set(out.kept) == names - closure and set(out.rows) == names
@@ -71,10 +65,7 @@ def test_a_raw_tables_columns_rebuild_the_template(tmp_path, monkeypatch):
     # that reads reference data alone is kept (keep.model_digests: the raw digest feeds the rest)
     refs = set(layout.reference_tables) | {m.name for m in layout.plan.reference}
     models = {m.name for m in layout.plan.campaign}
-    readers: set[str] = set()
-    for model in layout.plan.campaign:
-        if any(u not in models and u not in refs for u in model.upstreams) or \
-                readers & set(model.upstreams):
-            readers.add(model.name)
+    raw = {u for m in layout.plan.campaign for u in m.upstreams} - models - refs
+    readers = readers_of(layout, raw)
     assert readers and set(out.kept) == models - readers
     assert set(out.rows) == models
