@@ -4,12 +4,20 @@ This host is the iperf3 client (``--host``); the server is ``--peer`` at
 ``--server``. Without ``-R`` the client sends (host -> peer); with ``-R`` the
 server sends (peer -> host). Both runs must succeed before either file is
 written: a refused connection or an iperf3 error JSON writes nothing.
+
+A run that measured nothing because the server could not take it yet is tried again, for up to
+``--connect-wait`` seconds: a persistent ``iperf3 -s`` closes its listening socket after each
+test and opens a new one, so the second direction, started right after the first, can find the
+port refused or its connection reset (esnet/iperf PR #2066); a server running another client's
+test answers "the server is busy". Any other error, or one after intervals were measured, fails
+at once.
 Files: ``iperf3/<sender>-to-<receiver>[-<link>].json``, iperf3's JSON verbatim.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from pipeline.collect import tools
 from pipeline.collect.campaign import CollectError, Output, command_line, commit, utc_iso
@@ -26,7 +34,36 @@ def add_parser(sub) -> None:
     p.add_argument("-P", "--parallel", type=int, default=1, help="parallel streams (iperf3 -P)")
     p.add_argument("--direction", choices=("both", "send", "receive"), default="both",
                    help="send: host->peer; receive: peer->host (-R); default both")
+    p.add_argument("--connect-wait", type=float, default=5.0, metavar="SECONDS",
+                   help="how long to keep trying a server that refuses, resets or is busy "
+                        "before anything is measured (default 5; 0: one try)")
     p.set_defaults(run=main)
+
+
+# iperf3's errors for a test the server could not take yet (nothing measured)
+NOT_YET = ("Connection refused", "Connection reset by peer", "the server is busy")
+RETRY_PAUSE_S = 0.25
+
+
+def _not_taken_yet(r: tools.Run) -> bool:
+    """Whether the run is an iperf3 error JSON of a test that never started (see the module)."""
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        return False
+    if not isinstance(doc, dict) or not isinstance(doc.get("error"), str) or doc.get("intervals"):
+        return False
+    return any(reason in doc["error"] for reason in NOT_YET)
+
+
+def _run(argv: list[str], args: argparse.Namespace) -> tools.Run:
+    """One iperf3 run, tried again while the server has not taken it, for ``--connect-wait``."""
+    deadline = time.monotonic() + args.connect_wait
+    while True:
+        r = tools.run(argv, timeout=args.time + 60)
+        if not _not_taken_yet(r) or time.monotonic() + RETRY_PAUSE_S > deadline:
+            return r
+        time.sleep(RETRY_PAUSE_S)
 
 
 def _argv(args, reverse: bool) -> list[str]:
@@ -50,13 +87,15 @@ def _check(r: tools.Run) -> None:
 def main(args: argparse.Namespace) -> int:
     if args.time < 1 or args.parallel < 1:
         raise CollectError("-t and -P must be at least 1")
+    if args.connect_wait < 0:
+        raise CollectError("--connect-wait must be 0 or more seconds")
     camp = campaign_from(args)
     version = tools.version("iperf3")
     plan = {"send": [False], "receive": [True], "both": [False, True]}[args.direction]
     outputs = []
     for reverse in plan:
         argv = _argv(args, reverse)
-        r = tools.run(argv, timeout=args.time + 60)
+        r = _run(argv, args)
         _check(r)
         sender, receiver = (args.peer, args.host) if reverse else (args.host, args.peer)
         suffix = f"-{args.link}" if args.link else ""

@@ -163,3 +163,85 @@ def test_bad_options_exit_2_without_writing(tmp_path):
     r = collect("netdev", "--campaign-dir", camp, "--host", "me", "--rate", "0")
     one_error_line(r, "--rate 0")
     assert all_files(camp) == []
+
+
+# A stand-in for iperf3 (the real one is driven in the namespace labs): it counts its runs in
+# a file and answers each one as the test says, with iperf3's own JSON shapes.
+FAKE_IPERF3 = """#!{python}
+import json, pathlib, sys
+if sys.argv[1:] == ["--version"]:
+    print("iperf 3.12 (cJSON 1.7.15)"); sys.exit(0)
+state = pathlib.Path({state!r})
+runs = state.read_text().splitlines() if state.exists() else []
+direction = "receive" if "-R" in sys.argv else "send"
+runs.append(direction)
+state.write_text("\\n".join(runs) + "\\n")
+answer = {answers!r}[direction][min(runs.count(direction), len({answers!r}[direction])) - 1]
+if answer == "ok":
+    print(json.dumps({{"start": {{}}, "intervals": [{{"sum": {{}}}}],
+                      "end": {{"sum_received": {{"bits_per_second": 9.4e8}}}}}}))
+    sys.exit(0)
+measured, error = answer
+print(json.dumps({{"start": {{}}, "intervals": [{{"sum": {{}}}}] if measured else [], "end": {{}},
+                  "error": error}}))
+sys.exit(1)
+"""
+
+
+def _fake_iperf3(tmp_path: Path, answers: dict) -> tuple[str, Path]:
+    bin_dir, state = tmp_path / "bin", tmp_path / "runs.txt"
+    bin_dir.mkdir()
+    fake = bin_dir / "iperf3"
+    fake.write_text(FAKE_IPERF3.format(python=sys.executable, state=str(state), answers=answers))
+    fake.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", state
+
+
+REFUSED = (False, "unable to connect to server: Connection refused")
+
+
+def _iperf3(camp: Path, path: str, *extra) -> subprocess.CompletedProcess:
+    return collect("iperf3", "--campaign-dir", camp, "--host", "me", "--peer", "srv",
+                   "--server", "10.0.0.1", "-t", "1", *extra, path_env=path)
+
+
+def test_a_server_between_two_tests_is_tried_again(tmp_path):
+    # the second direction finds the server's port refused twice (it is opening a new
+    # listener after the first test), then runs: 1 send run + 3 receive runs, both files
+    path, state = _fake_iperf3(tmp_path, {"send": ["ok"], "receive": [REFUSED, REFUSED, "ok"]})
+    camp = tmp_path / "c1"
+    r = _iperf3(camp, path)
+    assert r.returncode == 0, r.stderr
+    assert state.read_text().split() == ["send", "receive", "receive", "receive"]
+    assert all_files(camp) == ["iperf3/me-to-srv.json", "iperf3/srv-to-me.json", "manifest.yaml"]
+
+
+def test_a_server_that_keeps_refusing_fails_after_the_wait_and_writes_nothing(tmp_path):
+    path, state = _fake_iperf3(tmp_path, {"send": [REFUSED], "receive": ["ok"]})
+    camp = tmp_path / "c1"
+    r = _iperf3(camp, path, "--connect-wait", "1")
+    one_error_line(r, "iperf3:", "Connection refused")
+    # tried every 0.25 s while a pause still ends inside the 1 s wait: the first try at 0,
+    # then 0.25, 0.5, 0.75, 1.0 at most (fewer when a run itself takes time)
+    tries = state.read_text().split()
+    assert set(tries) == {"send"} and 2 <= len(tries) <= 5
+    assert all_files(tmp_path / "c1") == []
+
+
+@pytest.mark.parametrize("answer", [
+    (True, "unable to receive control message: Connection reset by peer"),   # measured first
+    (False, "unable to set TCP_CONGESTION: Supplied congestion control algorithm not supported"),
+], ids=["after-intervals", "another-error"])
+def test_an_error_that_is_not_a_server_not_ready_is_not_tried_again(tmp_path, answer):
+    path, state = _fake_iperf3(tmp_path, {"send": [answer, "ok"], "receive": ["ok"]})
+    r = _iperf3(tmp_path / "c1", path)
+    one_error_line(r, "iperf3:", answer[1])
+    assert state.read_text().split() == ["send"]
+    assert all_files(tmp_path / "c1") == []
+
+
+def test_connect_wait_zero_tries_once(tmp_path):
+    path, state = _fake_iperf3(tmp_path, {"send": [REFUSED, "ok"], "receive": ["ok"]})
+    r = _iperf3(tmp_path / "c1", path, "--connect-wait", "0")
+    one_error_line(r, "iperf3:", "Connection refused")
+    assert state.read_text().split() == ["send"]
